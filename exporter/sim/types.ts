@@ -1,0 +1,84 @@
+// Contract between the simulator, the exporter's sources and the app's demo seeding.
+// The simulator is deterministic: the same seed and time always give the same numbers,
+// so the demo can backfill history that matches what the live exporter serves.
+
+export type PricingModel = "on_demand" | "spot" | "reserved";
+
+/** Workload profiles the simulated fleet mixes. */
+export type WorkloadProfile =
+  | "training" // steady 90-100 % SM, most memory used, one big process
+  | "inference" // diurnal: busy in working hours (host region's local time), low at night
+  | "held_idle" // memory allocated and a process attached, SM ~0
+  | "empty_idle" // no process, no memory, SM 0
+  | "mig" // MIG-partitioned A100/H100; per-instance memory, utilization N/A
+  | "faulty"; // mostly training, but stops reporting for stretches and accrues ECC errors
+
+export interface SimMigInstance {
+  gpuInstanceId: number;
+  computeInstanceId: number;
+  /** nvidia-smi profile name, e.g. "3g.40gb" */
+  profile: string;
+  memoryTotalMiB: number;
+}
+
+export interface SimGpuSpec {
+  index: number;
+  uuid: string;
+  /** nvidia-smi name, e.g. "NVIDIA A100-SXM4-80GB" */
+  name: string;
+  memoryTotalMiB: number;
+  pciBusId: string;
+  powerLimitW: number;
+  profile: WorkloadProfile;
+  /** present when profile is "mig" */
+  mig?: SimMigInstance[];
+}
+
+export interface SimHostSpec {
+  /** 0-based position in the fleet; also the path index /hosts/<id>/metrics */
+  id: number;
+  hostname: string;
+  provider: string; // aws | gcp | azure | alibaba | onprem
+  instanceType: string;
+  region: string;
+  pricingModel: PricingModel;
+  team: string;
+  project: string;
+  /** extra gpu_host_info labels, e.g. owner, interruptible */
+  labels: Record<string, string>;
+  driverVersion: string;
+  gpus: SimGpuSpec[];
+}
+
+export interface SimFleet {
+  seed: number;
+  hosts: SimHostSpec[];
+}
+
+export interface SimProcess {
+  pid: number;
+  processName: string;
+  usedMemoryMiB: number;
+  gpuUuid: string;
+}
+
+/** One GPU's state at an instant, as nvidia-smi would report it. */
+export interface SimGpuSample {
+  /** false while a "faulty" GPU has dropped off the bus: no line is printed for it */
+  reporting: boolean;
+  /** 0-100, null where the driver says [N/A] (MIG mode) */
+  utilizationGpu: number | null;
+  utilizationMemory: number | null;
+  memoryUsedMiB: number;
+  temperatureC: number;
+  powerDrawW: number;
+  smClockMHz: number;
+  memClockMHz: number;
+  fanSpeedPct: number | null;
+  pstate: number;
+  eccCorrected: number;
+  eccUncorrected: number;
+  processes: SimProcess[];
+  /** per MIG instance memory used, keyed by gpuInstanceId */
+  migMemoryUsedMiB?: Record<number, number>;
+}
