@@ -16,6 +16,7 @@ CREATE TABLE "Host" (
     "firstSeen" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "lastSeen" DATETIME,
     "origin" TEXT NOT NULL DEFAULT 'settings',
+    "processes" TEXT NOT NULL DEFAULT '[]',
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL
 );
@@ -102,6 +103,16 @@ CREATE TABLE "GpuMinute" (
     "smClockHz" REAL,
     "processes" INTEGER,
     CONSTRAINT "GpuMinute_hostId_fkey" FOREIGN KEY ("hostId") REFERENCES "Host" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "HostMinute" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "minuteStart" DATETIME NOT NULL,
+    "hostId" TEXT NOT NULL,
+    "samples" INTEGER NOT NULL,
+    "upSamples" INTEGER NOT NULL,
+    CONSTRAINT "HostMinute_hostId_fkey" FOREIGN KEY ("hostId") REFERENCES "Host" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
@@ -295,6 +306,12 @@ CREATE INDEX "GpuMinute_hostId_minuteStart_idx" ON "GpuMinute"("hostId", "minute
 
 -- CreateIndex
 CREATE UNIQUE INDEX "GpuMinute_gpuUuid_minuteStart_key" ON "GpuMinute"("gpuUuid", "minuteStart");
+
+-- CreateIndex
+CREATE INDEX "HostMinute_minuteStart_idx" ON "HostMinute"("minuteStart");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "HostMinute_hostId_minuteStart_key" ON "HostMinute"("hostId", "minuteStart");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "Budget_scopeKind_scopeValue_key" ON "Budget"("scopeKind", "scopeValue");
