@@ -78,6 +78,8 @@ CREATE TABLE "UsageHour" (
     "memPeakBytes" BIGINT,
     "memTotalBytes" BIGINT,
     "idleSeconds" INTEGER NOT NULL,
+    "idleHeldSeconds" INTEGER NOT NULL DEFAULT 0,
+    "parentKey" TEXT,
     "priced" BOOLEAN NOT NULL,
     "costMicros" BIGINT NOT NULL,
     "idleCostMicros" BIGINT NOT NULL,

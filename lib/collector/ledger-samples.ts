@@ -1,0 +1,129 @@
+import "server-only";
+import type { HostSample, GpuSample } from "../cost/ledger-types.ts";
+import type { Db } from "../db.ts";
+import type { PromClient, RangeMatrix } from "../metrics/prom-api.ts";
+import { promNumber } from "../metrics/prom-api.ts";
+import { migFraction } from "../metrics/snapshot.ts";
+
+// Both sources turn an hour's window into the same per-host samples (one per minute), so the
+// ledger arithmetic is shared and both modes agree on the same hour.
+
+export type SamplesByHost = Map<string, HostSample[]>;
+
+
+export async function samplesFromStore(db: Db, from: Date, to: Date): Promise<SamplesByHost> {
+  const [hostMinutes, gpuMinutes, gpus] = await Promise.all([
+    db.hostMinute.findMany({
+      where: { minuteStart: { gte: from, lt: to } },
+      orderBy: { minuteStart: "asc" },
+    }),
+    db.gpuMinute.findMany({ where: { minuteStart: { gte: from, lt: to } } }),
+    db.gpu.findMany({ select: { uuid: true, name: true, parentUuid: true, migProfile: true } }),
+  ]);
+  const gpuInfo = new Map(gpus.map((g) => [g.uuid, g]));
+  const byHostMinute = new Map<string, GpuSample[]>();
+  for (const m of gpuMinutes) {
+    const info = gpuInfo.get(m.gpuUuid);
+    const sample: GpuSample = {
+      uuid: m.gpuUuid,
+      model: info?.name ?? "unknown",
+      util: m.util,
+      memUsedBytes: Number(m.memUsedBytes ?? 0),
+      memTotalBytes: Number(m.memTotalBytes ?? 0),
+      processes: m.processes ?? 0,
+      ...(info?.parentUuid ? { migParentUuid: info.parentUuid } : {}),
+      ...(info?.parentUuid ? { migFraction: migFraction(info.migProfile) } : {}),
+    };
+    const key = `${m.hostId}|${m.minuteStart.getTime()}`;
+    byHostMinute.set(key, [...(byHostMinute.get(key) ?? []), sample]);
+  }
+  const out: SamplesByHost = new Map();
+  for (const hm of hostMinutes) {
+    const up = hm.upSamples > 0;
+    const gpusAt = up ? (byHostMinute.get(`${hm.hostId}|${hm.minuteStart.getTime()}`) ?? []) : [];
+    const list = out.get(hm.hostId) ?? [];
+    list.push({ t: hm.minuteStart, up, gpus: gpusAt });
+    out.set(hm.hostId, list);
+  }
+  return out;
+}
+
+/** Same samples from Prometheus: one query_range per metric, joined to hosts by `instance`. */
+export async function samplesFromPrometheus(
+  client: PromClient,
+  hostIdByName: Map<string, string>,
+  from: Date,
+  to: Date,
+  stepS = 60,
+): Promise<SamplesByHost> {
+  const withHost = (m: string) => `${m} * on(instance) group_left(hostname) gpu_host_info`;
+  // The range end is inclusive in the API; stop one step short of `to` so the next hour is excluded.
+  const end = new Date(to.getTime() - stepS * 1000);
+  const q = (promql: string) => client.queryRange(promql, from, end, stepS);
+  const [up, util, used, total, procs, info, migUsed, migTotal] = await Promise.all([
+    q("max by (hostname) (up * on(instance) group_left(hostname) gpu_host_info)"),
+    q(withHost("gpu_utilization_ratio")),
+    q(withHost("gpu_memory_used_bytes")),
+    q(withHost("gpu_memory_total_bytes")),
+    q(withHost("gpu_processes")),
+    client.query(withHost("gpu_info"), end),
+    q(withHost("gpu_mig_memory_used_bytes")),
+    q(withHost("gpu_mig_memory_total_bytes")),
+  ]);
+  const names = new Map(info.map((s) => [s.metric.uuid ?? "", s.metric.name ?? "unknown"]));
+  type Acc = Map<number, Map<string, GpuSample>>;
+  const perHost = new Map<string, Acc>();
+  const unitFor = (hostname: string, t: number, key: string, init: () => GpuSample) => {
+    const acc = perHost.get(hostname) ?? new Map();
+    perHost.set(hostname, acc);
+    const at = acc.get(t) ?? new Map<string, GpuSample>();
+    acc.set(t, at);
+    const s = at.get(key) ?? init();
+    at.set(key, s);
+    return s;
+  };
+  const fill = (matrix: RangeMatrix, mig: boolean, set: (s: GpuSample, v: number) => void) => {
+    for (const series of matrix) {
+      const { hostname, uuid, gpu_instance_id: gi, mig_profile: profile } = series.metric;
+      if (!hostname || !uuid) continue;
+      const key = mig ? `${uuid}:gi${gi ?? ""}` : uuid;
+      for (const [ts, raw] of series.values) {
+        const v = promNumber(raw);
+        if (v === null) continue;
+        const s = unitFor(hostname, Math.round(ts * 1000), key, () => ({
+          uuid: key,
+          model: names.get(uuid) ?? "unknown",
+          util: null,
+          memUsedBytes: 0,
+          memTotalBytes: 0,
+          processes: 0,
+          ...(mig ? { migParentUuid: uuid, migFraction: migFraction(profile ?? null) } : {}),
+        }));
+        set(s, v);
+      }
+    }
+  };
+  fill(util, false, (s, v) => (s.util = v));
+  fill(used, false, (s, v) => (s.memUsedBytes = v));
+  fill(total, false, (s, v) => (s.memTotalBytes = v));
+  fill(procs, false, (s, v) => (s.processes = v));
+  fill(migUsed, true, (s, v) => (s.memUsedBytes = v));
+  fill(migTotal, true, (s, v) => (s.memTotalBytes = v));
+
+  const out: SamplesByHost = new Map();
+  for (const series of up) {
+    const hostname = series.metric.hostname ?? "";
+    const hostId = hostIdByName.get(hostname);
+    if (!hostId) continue;
+    const acc = perHost.get(hostname);
+    out.set(
+      hostId,
+      series.values.map(([ts, raw]) => {
+        const t = Math.round(ts * 1000);
+        const isUp = promNumber(raw) === 1;
+        return { t: new Date(t), up: isUp, gpus: isUp ? [...(acc?.get(t)?.values() ?? [])] : [] };
+      }),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,18 @@
+import "server-only";
+import { db } from "../db.ts";
+import { env } from "../env.ts";
+import { createEmbeddedSource } from "./embedded.ts";
+import { createPrometheusSource } from "./prometheus.ts";
+import type { MetricsSource } from "./source.ts";
+
+const globalForSource = globalThis as unknown as { gpufleetSource?: MetricsSource };
+
+/** The configured source: Prometheus when PROMETHEUS_URL is set, else the embedded store. */
+export function getMetricsSource(): MetricsSource {
+  globalForSource.gpufleetSource ??= env.PROMETHEUS_URL
+    ? createPrometheusSource(db, env.PROMETHEUS_URL)
+    : createEmbeddedSource(db, env.GPUFLEET_COLLECT_INTERVAL_S);
+  return globalForSource.gpufleetSource;
+}
+
+export type { MetricsSource } from "./source.ts";

@@ -1,0 +1,200 @@
+import "server-only";
+import type { Db } from "../db.ts";
+import { bucketMs } from "./downsample.ts";
+import {
+  createPromClient,
+  promNumber,
+  promString,
+  type PromClient,
+  type RangeMatrix,
+} from "./prom-api.ts";
+import type {
+  CurrentGpu,
+  FleetSeries,
+  GpuSeries,
+  MetricsSource,
+  ProcessInfo,
+  SeriesPoint,
+  TimeRange,
+} from "./source.ts";
+
+// Reads every live and historical GPU metric from a Prometheus-compatible API. Hosts are joined to
+// their GPU series through the `instance` label of gpu_host_info, which the exporter serves.
+
+const CURRENT = `{__name__=~"gpu_(info|host_info|utilization_ratio|memory_used_bytes|memory_total_bytes|power_draw_watts|temperature_celsius|processes|mig_memory_total_bytes)"}`;
+
+/** `metric` restricted to the host whose gpu_host_info says `hostname`. */
+export function onHost(metric: string, hostname: string): string {
+  return `${metric} and on(instance) gpu_host_info{hostname=${promString(hostname)}}`;
+}
+
+function toPoints(m: RangeMatrix[number] | undefined): SeriesPoint[] {
+  return (m?.values ?? []).map(([t, v]) => ({ t: Math.round(t * 1000), v: promNumber(v) }));
+}
+
+export function createPrometheusSource(
+  db: Db,
+  baseUrl: string,
+  client: PromClient = createPromClient(baseUrl),
+): MetricsSource {
+  let lastSuccess: Date | null = null;
+  const track = async <T>(p: Promise<T>): Promise<T> => {
+    const v = await p;
+    lastSuccess = new Date();
+    return v;
+  };
+  const hostIds = async () =>
+    new Map(
+      (await db.host.findMany({ select: { id: true, hostname: true } })).map((h) => [
+        h.hostname,
+        h.id,
+      ]),
+    );
+  const hostnameOf = async (hostId: string) =>
+    (await db.host.findUnique({ where: { id: hostId }, select: { hostname: true } }))?.hostname;
+
+  return {
+    mode: "prometheus",
+
+    async currentGpus(): Promise<CurrentGpu[]> {
+      const [vec, up, ids] = await Promise.all([
+        track(client.query(CURRENT)),
+        client.query("up"),
+        hostIds(),
+      ]);
+      const hostByInstance = new Map<string, string>();
+      const upByInstance = new Map<string, boolean>();
+      for (const s of up) upByInstance.set(s.metric.instance ?? "", s.value[1] === "1");
+      for (const s of vec)
+        if (s.metric.__name__ === "gpu_host_info")
+          hostByInstance.set(s.metric.instance ?? "", s.metric.hostname ?? "");
+      const gpus = new Map<string, CurrentGpu>();
+      const key = (m: Record<string, string>) =>
+        `${m.instance}|${m.uuid}|${m.gpu_instance_id ?? ""}`;
+      for (const s of vec) {
+        const m = s.metric;
+        if (!m.uuid || m.__name__ === "gpu_host_info") continue;
+        const instance = m.instance ?? "";
+        const hostname = hostByInstance.get(instance) ?? instance;
+        const k = key(m);
+        let g = gpus.get(k);
+        if (!g) {
+          const mig = m.gpu_instance_id !== undefined;
+          g = {
+            hostId: ids.get(hostname) ?? hostname,
+            hostname,
+            uuid: mig ? `${m.uuid}:gi${m.gpu_instance_id}` : m.uuid,
+            index: Number(m.gpu ?? 0),
+            name: m.name ?? "",
+            util: null,
+            memUsedBytes: null,
+            memTotalBytes: null,
+            powerWatts: null,
+            tempCelsius: null,
+            processes: null,
+            lastSeen: new Date(s.value[0] * 1000),
+            reporting: upByInstance.get(instance) ?? false,
+            parentUuid: mig ? m.uuid : null,
+            migProfile: m.mig_profile ?? null,
+          };
+          gpus.set(k, g);
+        }
+        const v = promNumber(s.value[1]);
+        switch (m.__name__) {
+          case "gpu_info":
+            g.name = m.name ?? g.name;
+            break;
+          case "gpu_utilization_ratio":
+            g.util = v;
+            break;
+          case "gpu_memory_used_bytes":
+            g.memUsedBytes = v;
+            break;
+          case "gpu_memory_total_bytes":
+          case "gpu_mig_memory_total_bytes":
+            g.memTotalBytes = v;
+            break;
+          case "gpu_power_draw_watts":
+            g.powerWatts = v;
+            break;
+          case "gpu_temperature_celsius":
+            g.tempCelsius = v;
+            break;
+          case "gpu_processes":
+            g.processes = v;
+            break;
+        }
+      }
+      return [...gpus.values()];
+    },
+
+    async fleetSeries(range: TimeRange): Promise<FleetSeries> {
+      const step = bucketMs(range.from, range.to, range.maxPoints) / 1000;
+      const q = (promql: string) => track(client.queryRange(promql, range.from, range.to, step));
+      const [util, mem, count] = await Promise.all([
+        q("avg(gpu_utilization_ratio)"),
+        q("sum(gpu_memory_used_bytes)"),
+        q("count(gpu_info and on(instance) up == 1)"),
+      ]);
+      return {
+        util: toPoints(util[0]),
+        memUsedBytes: toPoints(mem[0]),
+        gpusReporting: toPoints(count[0]),
+      };
+    },
+
+    async gpuSeries(hostId: string, range: TimeRange): Promise<GpuSeries[]> {
+      const hostname = await hostnameOf(hostId);
+      if (!hostname) return [];
+      const step = bucketMs(range.from, range.to, range.maxPoints) / 1000;
+      const q = (metric: string) =>
+        track(client.queryRange(onHost(metric, hostname), range.from, range.to, step));
+      const [info, util, mem, power, temp, sm] = await Promise.all([
+        client.query(onHost("gpu_info", hostname)),
+        q("gpu_utilization_ratio"),
+        q("gpu_memory_used_bytes"),
+        q("gpu_power_draw_watts"),
+        q("gpu_temperature_celsius"),
+        q("gpu_sm_clock_hertz"),
+      ]);
+      const pick = (m: RangeMatrix, uuid: string) =>
+        toPoints(m.find((s) => s.metric.uuid === uuid && s.metric.gpu_instance_id === undefined));
+      return info
+        .map((s) => ({
+          uuid: s.metric.uuid ?? "",
+          index: Number(s.metric.gpu ?? 0),
+          name: s.metric.name ?? "",
+        }))
+        .sort((a, b) => a.index - b.index)
+        .map((g) => ({
+          ...g,
+          util: pick(util, g.uuid),
+          memUsedBytes: pick(mem, g.uuid),
+          powerWatts: pick(power, g.uuid),
+          tempCelsius: pick(temp, g.uuid),
+          smClockHz: pick(sm, g.uuid),
+        }));
+    },
+
+    async processes(hostId: string): Promise<ProcessInfo[]> {
+      const hostname = await hostnameOf(hostId);
+      if (!hostname) return [];
+      const vec = await track(client.query(onHost("gpu_process_memory_used_bytes", hostname)));
+      return vec.map((s) => ({
+        gpuUuid: s.metric.uuid ?? "",
+        pid: Number(s.metric.pid ?? 0),
+        processName: s.metric.process_name ?? "",
+        usedMemoryBytes: promNumber(s.value[1]) ?? 0,
+      }));
+    },
+
+    async health() {
+      try {
+        await track(client.query("vector(1)"));
+        return { ok: true, lastSuccess, error: null };
+      } catch (e) {
+        return { ok: false, lastSuccess, error: (e as Error).message };
+      }
+    },
+  };
+}

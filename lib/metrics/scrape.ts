@@ -1,0 +1,61 @@
+import { parseExposition } from "./exposition.ts";
+import { snapshotFromSamples, type HostSnapshot } from "./snapshot.ts";
+
+export type ScrapeResult =
+  | { ok: true; url: string; snapshot: HostSnapshot; durationMs: number; invalidLines: number }
+  | { ok: false; url: string; error: string; durationMs: number };
+
+export async function scrapeOne(url: string, timeoutMs: number): Promise<ScrapeResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const res = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: "text/plain;version=0.0.4" },
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return { ok: false, url, error: `HTTP ${res.status}`, durationMs: elapsed() };
+    }
+    const text = await res.text();
+    const parsed = parseExposition(text);
+    const snapshot = snapshotFromSamples(parsed.samples);
+    if (!snapshot.info && snapshot.gpus.length === 0) {
+      return {
+        ok: false,
+        url,
+        error: "not a gpufleet exporter: no gpu_host_info and no GPU series",
+        durationMs: elapsed(),
+      };
+    }
+    return { ok: true, url, snapshot, durationMs: elapsed(), invalidLines: parsed.invalid };
+  } catch (e) {
+    const err = e as Error;
+    const msg = err.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : describe(err);
+    return { ok: false, url, error: msg, durationMs: elapsed() };
+  }
+}
+
+function describe(err: Error): string {
+  const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? err.message;
+}
+
+/** Scrapes every URL with at most `concurrency` requests in flight; never rejects. */
+export async function scrapeAll(
+  urls: string[],
+  opts: { concurrency: number; timeoutMs: number },
+): Promise<ScrapeResult[]> {
+  const results: ScrapeResult[] = new Array(urls.length);
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      const url = urls[i];
+      if (url === undefined) return;
+      results[i] = await scrapeOne(url, opts.timeoutMs);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.concurrency, urls.length) }, worker));
+  return results;
+}

@@ -1,0 +1,32 @@
+import "server-only";
+import { db, type Db } from "../db.ts";
+import type { PriceRow } from "./types.ts";
+
+/**
+ * Loads catalogue rows for price lookups, optionally only for some providers. The whole table is
+ * small (tens to hundreds of rows), so callers load once per ledger run and look up in memory.
+ */
+export async function loadPriceRows(
+  client: Db = db,
+  filter: { providers?: readonly string[] } = {},
+): Promise<PriceRow[]> {
+  return client.priceEntry.findMany({
+    where: filter.providers ? { provider: { in: [...filter.providers] } } : undefined,
+    orderBy: [{ provider: "asc" }, { instanceType: "asc" }, { effectiveFrom: "asc" }],
+    select: {
+      provider: true,
+      instanceType: true,
+      region: true,
+      pricingModel: true,
+      gpuModel: true,
+      gpuCount: true,
+      gpuMemoryBytes: true,
+      usdPerHourMicros: true,
+      currency: true,
+      effectiveFrom: true,
+      source: true,
+      sourceDate: true,
+      note: true,
+    },
+  });
+}

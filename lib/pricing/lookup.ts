@@ -1,0 +1,115 @@
+import { ANY_REGION, type PriceRow } from "./types.ts";
+
+export interface PriceQuery {
+  provider: string;
+  instanceType: string;
+  region: string;
+  pricingModel: string;
+  /** The price in effect at this instant applies (for the ledger: the hour's start). */
+  at: Date;
+}
+
+export interface PricedLookup {
+  priced: true;
+  usdPerHourMicros: bigint;
+  currency: string;
+  gpuModel: string;
+  gpuCount: number;
+  gpuMemoryBytes: bigint;
+  /** The row's region: the host's own region, or "*" when the price is the catch-all. */
+  region: string;
+  effectiveFrom: Date;
+  source: string;
+  note: string | null;
+}
+
+/** What is missing, so the UI can say e.g. "no spot price for g5.xlarge" instead of "$0". */
+export type UnpricedReason =
+  | "instance_type" // nothing at all for this provider + instance type
+  | "pricing_model" // the type is catalogued, but not under this pricing model
+  | "not_yet_effective"; // rows exist, but none had started at `at`
+
+export interface UnpricedLookup {
+  priced: false;
+  missing: UnpricedReason;
+  reason: string;
+}
+
+export type PriceLookup = PricedLookup | UnpricedLookup;
+
+// Exporter labels and cloud metadata disagree on case ("Standard_ND96asr_v4" vs lower case) and on
+// "on-demand" vs "on_demand"; matching ignores both so a label spelling never unprices a host.
+function norm(value: string): string {
+  return value.trim().toLowerCase().replaceAll("-", "_");
+}
+
+function normType(value: string): string {
+  return value.trim().toLowerCase();
+}
+
+/**
+ * Among rows in effect at `at`, the host's region beats "*", then the latest effectiveFrom wins.
+ * No fallback between pricing models: pricing a spot host at on-demand would overstate it 2-3x.
+ */
+export function lookupPrice(rows: readonly PriceRow[], query: PriceQuery): PriceLookup {
+  const provider = norm(query.provider);
+  const instanceType = normType(query.instanceType);
+  const region = normType(query.region);
+  const model = norm(query.pricingModel);
+  const label = `${query.provider} ${query.instanceType}`;
+
+  const ofType = rows.filter(
+    (r) => norm(r.provider) === provider && normType(r.instanceType) === instanceType,
+  );
+  if (ofType.length === 0) {
+    return { priced: false, missing: "instance_type", reason: `no catalogue price for ${label}` };
+  }
+  const ofModel = ofType.filter((r) => norm(r.pricingModel) === model);
+  if (ofModel.length === 0) {
+    const known = [...new Set(ofType.map((r) => r.pricingModel))].sort().join(", ");
+    return {
+      priced: false,
+      missing: "pricing_model",
+      reason: `no ${query.pricingModel} price for ${label} (catalogued: ${known})`,
+    };
+  }
+  const inRegion = ofModel.filter((r) => r.region === ANY_REGION || normType(r.region) === region);
+  const inEffect = inRegion.filter((r) => r.effectiveFrom.getTime() <= query.at.getTime());
+  const best = pickBest(inEffect, region);
+  if (!best) {
+    const earliest = inRegion.reduce<Date | null>(
+      (min, r) => (min === null || r.effectiveFrom < min ? r.effectiveFrom : min),
+      null,
+    );
+    const from = earliest ? ` (first from ${earliest.toISOString()})` : "";
+    return {
+      priced: false,
+      missing: "not_yet_effective",
+      reason: `no ${query.pricingModel} price for ${label} in ${query.region} at ${query.at.toISOString()}${from}`,
+    };
+  }
+  return {
+    priced: true,
+    usdPerHourMicros: best.usdPerHourMicros,
+    currency: best.currency,
+    gpuModel: best.gpuModel,
+    gpuCount: best.gpuCount,
+    gpuMemoryBytes: best.gpuMemoryBytes,
+    region: best.region,
+    effectiveFrom: best.effectiveFrom,
+    source: best.source,
+    note: best.note,
+  };
+}
+
+function pickBest(candidates: readonly PriceRow[], region: string): PriceRow | undefined {
+  const specific = candidates.filter(
+    (r) => r.region !== ANY_REGION && normType(r.region) === region,
+  );
+  const pool = specific.length > 0 ? specific : candidates.filter((r) => r.region === ANY_REGION);
+  let best: PriceRow | undefined;
+  for (const r of pool) {
+    if (!best || r.effectiveFrom.getTime() > best.effectiveFrom.getTime()) best = r;
+  }
+  return best;
+}

@@ -1,0 +1,37 @@
+import { defineConfig } from "@playwright/test";
+
+// e2e runs against the real demo (simulated fleet + collector + Next), on its own port and database.
+const port = Number(process.env.E2E_PORT ?? 3100);
+export const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  outputDir: "test-results/e2e",
+  use: {
+    baseURL,
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
+    screenshot: "only-on-failure",
+    timezoneId: "Europe/Berlin",
+  },
+  webServer: {
+    command: "npm run start",
+    url: `${baseURL}/api/health`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      DATABASE_URL: "file:./data/e2e.db",
+      GPUFLEET_E2E: "1",
+      GPUFLEET_COLLECT_INTERVAL_S: "5",
+      GPUFLEET_EXPORTER_PORT: String(port + 1),
+    },
+  },
+});

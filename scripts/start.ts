@@ -1,0 +1,126 @@
+// `npm start`: migrate the store, build the app when its sources changed, start the simulated demo
+// fleet (unless GPUFLEET_DEMO=0), seed it on first run, and serve Next on 127.0.0.1. Ctrl-C stops
+// every process this started (each runs in its own process group).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { needsBuild } from "./lib/build-check.ts";
+import { waitForHttp } from "./lib/wait.ts";
+
+const port = Number(process.env.PORT ?? 3000);
+const demo = (process.env.GPUFLEET_DEMO ?? "1") !== "0";
+const dev = process.env.GPUFLEET_DEV === "1";
+const exporterPort = Number(process.env.GPUFLEET_EXPORTER_PORT ?? 9445);
+const demoHosts = Number(process.env.GPUFLEET_DEMO_HOSTS ?? 24);
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_URL: process.env.DATABASE_URL ?? "file:./data/gpufleet.db",
+  NEXT_TELEMETRY_DISABLED: "1",
+  CHECKPOINT_DISABLE: "1",
+};
+const children: ChildProcess[] = [];
+
+function step(label: string, cmd: string, args: string[]): void {
+  console.log(`gpufleet: ${label}`);
+  const r = spawnSync(cmd, args, { stdio: "inherit", env });
+  if (r.status !== 0) {
+    console.error(`gpufleet: ${label} failed (exit ${r.status ?? r.signal}).`);
+    process.exit(1);
+  }
+}
+
+function background(
+  label: string,
+  cmd: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): ChildProcess {
+  const child = spawn(cmd, args, {
+    stdio: "inherit",
+    env: { ...env, ...extraEnv },
+    detached: true,
+  });
+  children.push(child);
+  child.on("exit", (code, signal) => {
+    if (!stopping) {
+      console.error(`gpufleet: ${label} exited (${code ?? signal}); stopping.`);
+      stop(1);
+    }
+  });
+  return child;
+}
+
+let stopping = false;
+function stop(code = 0): void {
+  if (stopping) return;
+  stopping = true;
+  for (const c of children) {
+    if (c.pid !== undefined && c.exitCode === null) {
+      try {
+        process.kill(-c.pid, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+  setTimeout(() => {
+    for (const c of children) {
+      if (c.pid !== undefined && c.exitCode === null) {
+        try {
+          process.kill(-c.pid, "SIGKILL");
+        } catch {
+          /* already gone */
+        }
+      }
+    }
+    process.exit(code);
+  }, 3000).unref();
+  Promise.all(
+    children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once("exit", r)))),
+  ).then(() => process.exit(code));
+}
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+
+mkdirSync("data", { recursive: true });
+if (!existsSync("lib/generated/prisma/client.ts"))
+  step("generating the Prisma client", "npx", ["prisma", "generate"]);
+step("applying database migrations", "npx", ["prisma", "migrate", "deploy"]);
+if (!dev && needsBuild())
+  step("building the app (first run or sources changed)", "npx", ["next", "build"]);
+
+if (demo) {
+  const listen = `127.0.0.1:${exporterPort}`;
+  console.log(
+    `gpufleet: starting the simulated demo fleet (${demoHosts} hosts) on http://${listen}`,
+  );
+  background("simulated exporter", process.execPath, [
+    "--import",
+    "tsx",
+    "exporter/main.ts",
+    "--simulate",
+    "--simulate.seed=42",
+    `--simulate.hosts=${demoHosts}`,
+    `--web.listen-address=${listen}`,
+  ]);
+  await waitForHttp(`http://${listen}/healthz`, 60_000);
+  step("seeding the demo fleet (first run only)", process.execPath, [
+    "--conditions=react-server",
+    "--import",
+    "tsx",
+    "scripts/seed-demo.ts",
+    `--exporter=http://${listen}`,
+    `--hosts=${demoHosts}`,
+  ]);
+}
+
+const nextArgs = dev
+  ? ["next", "dev", "-H", "127.0.0.1", "-p", String(port)]
+  : ["next", "start", "-H", "127.0.0.1", "-p", String(port)];
+background("Next", "npx", nextArgs);
+await waitForHttp(`http://127.0.0.1:${port}/api/health`, 120_000);
+console.log(`
+gpufleet is running at http://127.0.0.1:${port}
+  ${demo ? `demo fleet: ${demoHosts} simulated hosts at http://127.0.0.1:${exporterPort}/targets.json` : "no demo fleet (GPUFLEET_DEMO=0): add exporters with GPUFLEET_TARGETS_FILE or set PROMETHEUS_URL"}
+  store: ${env.DATABASE_URL}
+  Ctrl-C stops everything this started.
+`);
