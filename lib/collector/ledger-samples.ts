@@ -10,7 +10,6 @@ import { migFraction } from "../metrics/snapshot.ts";
 
 export type SamplesByHost = Map<string, HostSample[]>;
 
-
 export async function samplesFromStore(db: Db, from: Date, to: Date): Promise<SamplesByHost> {
   const [hostMinutes, gpuMinutes, gpus] = await Promise.all([
     db.hostMinute.findMany({
@@ -48,7 +47,11 @@ export async function samplesFromStore(db: Db, from: Date, to: Date): Promise<Sa
   return out;
 }
 
-/** Same samples from Prometheus: one query_range per metric, joined to hosts by `instance`. */
+/**
+ * Same samples from Prometheus. Each minute's value is the *_over_time of the scrapes inside that
+ * minute, evaluated at its end and stamped at its start, which is exactly what the embedded
+ * collector stores as a minute aggregate, so both modes give the same ledger.
+ */
 export async function samplesFromPrometheus(
   client: PromClient,
   hostIdByName: Map<string, string>,
@@ -56,19 +59,26 @@ export async function samplesFromPrometheus(
   to: Date,
   stepS = 60,
 ): Promise<SamplesByHost> {
+  const w = `[${stepS}s]`;
   const withHost = (m: string) => `${m} * on(instance) group_left(hostname) gpu_host_info`;
-  // The range end is inclusive in the API; stop one step short of `to` so the next hour is excluded.
-  const end = new Date(to.getTime() - stepS * 1000);
-  const q = (promql: string) => client.queryRange(promql, from, end, stepS);
+  // Evaluate at each minute's end (inclusive API range), then shift the stamps back one step.
+  const start = new Date(from.getTime() + stepS * 1000);
+  const q = async (promql: string): Promise<RangeMatrix> =>
+    (await client.queryRange(promql, start, to, stepS)).map((series) => ({
+      metric: series.metric,
+      values: series.values.map(([t, v]) => [t - stepS, v] as [number, string]),
+    }));
   const [up, util, used, total, procs, info, migUsed, migTotal] = await Promise.all([
-    q("max by (hostname) (up * on(instance) group_left(hostname) gpu_host_info)"),
-    q(withHost("gpu_utilization_ratio")),
-    q(withHost("gpu_memory_used_bytes")),
-    q(withHost("gpu_memory_total_bytes")),
-    q(withHost("gpu_processes")),
-    client.query(withHost("gpu_info"), end),
-    q(withHost("gpu_mig_memory_used_bytes")),
-    q(withHost("gpu_mig_memory_total_bytes")),
+    q(
+      `max by (hostname) (max_over_time(up${w}) * on(instance) group_left(hostname) gpu_host_info)`,
+    ),
+    q(withHost(`avg_over_time(gpu_utilization_ratio${w})`)),
+    q(withHost(`max_over_time(gpu_memory_used_bytes${w})`)),
+    q(withHost(`max_over_time(gpu_memory_total_bytes${w})`)),
+    q(withHost(`max_over_time(gpu_processes${w})`)),
+    client.query(withHost("gpu_info"), to),
+    q(withHost(`max_over_time(gpu_mig_memory_used_bytes${w})`)),
+    q(withHost(`max_over_time(gpu_mig_memory_total_bytes${w})`)),
   ]);
   const names = new Map(info.map((s) => [s.metric.uuid ?? "", s.metric.name ?? "unknown"]));
   type Acc = Map<number, Map<string, GpuSample>>;
