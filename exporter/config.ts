@@ -1,0 +1,190 @@
+// The exporter's configuration: defaults, validation, and the programmatic shape used by
+// startExporter(). Flag and environment parsing live in flags.ts and produce these options.
+
+import { hostname as osHostname } from "node:os";
+import type { Level, Logger } from "./log.ts";
+import { HOST_LABELS } from "./metrics.ts";
+
+export type PricingModel = "on_demand" | "spot" | "reserved";
+export const PRICING_MODELS: readonly PricingModel[] = ["on_demand", "spot", "reserved"];
+export const LOG_LEVELS: readonly Level[] = ["debug", "info", "warn", "error"];
+
+export interface HostConfig {
+  hostname: string;
+  provider: string;
+  instanceType: string;
+  region: string;
+  pricingModel: PricingModel;
+  /** extra gpu_host_info labels (--host.label k=v) */
+  labels: Record<string, string>;
+}
+
+/** Knobs without flags: tests shorten them, the defaults suit production. */
+export interface Tuning {
+  migIntervalMs: number;
+  commandTimeoutMs: number;
+  startupGraceMs: number;
+  backoffMaxMs: number;
+}
+
+export interface ExporterConfig {
+  listenAddress: string;
+  telemetryPath: string;
+  webConfigFile?: string;
+  intervalMs: number;
+  staleAfterMs: number;
+  nvidiaSmiPath: string;
+  dcgmUrl?: string;
+  compat?: "dcgm";
+  host: HostConfig;
+  simulate: boolean;
+  simulateSeed: number;
+  simulateHosts: number;
+  /** 0: each instance type's own GPU count */
+  simulateGpusPerHost: number;
+  logLevel: Level;
+  tuning: Tuning;
+  /** replaces the stderr logger (tests) */
+  logger?: Logger;
+}
+
+export type ExporterOptions = Partial<Omit<ExporterConfig, "host" | "tuning" | "staleAfterMs">> & {
+  staleAfterMs?: number;
+  host?: Partial<HostConfig>;
+  tuning?: Partial<Tuning>;
+};
+
+export class ConfigError extends Error {}
+
+export const MIN_INTERVAL_MS = 100;
+export const MAX_SIM_HOSTS = 10_000;
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+export interface ListenAddress {
+  /** undefined: every interface */
+  host?: string;
+  port: number;
+}
+
+export function parseListenAddress(text: string): ListenAddress {
+  const m = /^(?:\[([0-9a-fA-F:.%\w]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim());
+  const port = Number(m?.[3]);
+  if (!m || !Number.isInteger(port) || port > 65535) {
+    throw new ConfigError(
+      `invalid --web.listen-address "${text}" (use [host]:port, e.g. :9445 or 127.0.0.1:9445)`,
+    );
+  }
+  const host = m[1] ?? m[2];
+  return { host: host === "" ? undefined : host, port };
+}
+
+export function validateLabelName(name: string, what: string): void {
+  if (!LABEL_NAME.test(name) || name.startsWith("__")) {
+    throw new ConfigError(`${what}: "${name}" is not a valid Prometheus label name`);
+  }
+}
+
+/** "team=ml" → ["team", "ml"]; labels that gpu_host_info already has are refused. */
+export function parseHostLabel(text: string): [string, string] {
+  const eq = text.indexOf("=");
+  if (eq <= 0) throw new ConfigError(`invalid --host.label "${text}" (use key=value)`);
+  const key = text.slice(0, eq).trim();
+  validateLabelName(key, "--host.label");
+  if (HOST_LABELS.includes(key)) {
+    throw new ConfigError(`--host.label ${key}: set it with --host.${key.replace("_", "-")}`);
+  }
+  return [key, text.slice(eq + 1)];
+}
+
+export function resolveConfig(opts: ExporterOptions = {}): ExporterConfig {
+  const intervalMs = opts.intervalMs ?? 5000;
+  const cfg: ExporterConfig = {
+    listenAddress: opts.listenAddress ?? ":9445",
+    telemetryPath: opts.telemetryPath ?? "/metrics",
+    webConfigFile: opts.webConfigFile || undefined,
+    intervalMs,
+    staleAfterMs: opts.staleAfterMs ?? 3 * intervalMs,
+    nvidiaSmiPath: opts.nvidiaSmiPath ?? "nvidia-smi",
+    dcgmUrl: opts.dcgmUrl || undefined,
+    compat: opts.compat,
+    host: {
+      hostname: opts.host?.hostname || osHostname(),
+      provider: opts.host?.provider ?? "",
+      instanceType: opts.host?.instanceType ?? "",
+      region: opts.host?.region ?? "",
+      pricingModel: opts.host?.pricingModel ?? "on_demand",
+      labels: { ...opts.host?.labels },
+    },
+    simulate: opts.simulate ?? false,
+    simulateSeed: opts.simulateSeed ?? 42,
+    simulateHosts: opts.simulateHosts ?? 1,
+    simulateGpusPerHost: opts.simulateGpusPerHost ?? 0,
+    logLevel: opts.logLevel ?? "info",
+    tuning: {
+      migIntervalMs: 60_000,
+      commandTimeoutMs: 30_000,
+      startupGraceMs: 10_000,
+      backoffMaxMs: 30_000,
+      ...opts.tuning,
+    },
+    logger: opts.logger,
+  };
+  validate(cfg);
+  return cfg;
+}
+
+function validate(cfg: ExporterConfig): void {
+  parseListenAddress(cfg.listenAddress);
+  const path = cfg.telemetryPath;
+  if (!path.startsWith("/") || path === "/healthz" || path === "/targets.json" || path === "/") {
+    throw new ConfigError(`invalid --web.telemetry-path "${path}"`);
+  }
+  if (!(cfg.intervalMs >= MIN_INTERVAL_MS)) {
+    throw new ConfigError(`--collect.interval must be at least ${MIN_INTERVAL_MS}ms`);
+  }
+  if (!(cfg.staleAfterMs >= cfg.intervalMs)) {
+    throw new ConfigError("--collect.stale-after must not be shorter than --collect.interval");
+  }
+  if (cfg.dcgmUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(cfg.dcgmUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new ConfigError(
+        `invalid --dcgm.url "${cfg.dcgmUrl}" (want http(s)://host:port/metrics)`,
+      );
+    }
+    if (cfg.simulate) throw new ConfigError("--simulate and --dcgm.url exclude each other");
+  }
+  if (cfg.compat !== undefined && cfg.compat !== "dcgm") {
+    throw new ConfigError(`invalid --compat "${String(cfg.compat)}" (supported: dcgm)`);
+  }
+  if (!PRICING_MODELS.includes(cfg.host.pricingModel)) {
+    throw new ConfigError(
+      `invalid --host.pricing-model "${cfg.host.pricingModel}" (one of ${PRICING_MODELS.join(", ")})`,
+    );
+  }
+  for (const key of Object.keys(cfg.host.labels)) {
+    validateLabelName(key, "--host.label");
+    if (HOST_LABELS.includes(key)) throw new ConfigError(`--host.label ${key} is reserved`);
+  }
+  if (!Number.isSafeInteger(cfg.simulateSeed)) {
+    throw new ConfigError("--simulate.seed must be an integer");
+  }
+  const n = cfg.simulateHosts;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_SIM_HOSTS) {
+    throw new ConfigError(`--simulate.hosts must be an integer from 1 to ${MAX_SIM_HOSTS}`);
+  }
+  const g = cfg.simulateGpusPerHost;
+  if (!Number.isInteger(g) || g < 0 || g > 1024) {
+    throw new ConfigError("--simulate.gpus-per-host must be an integer from 0 to 1024");
+  }
+  if (!LOG_LEVELS.includes(cfg.logLevel)) {
+    throw new ConfigError(
+      `invalid --log.level "${cfg.logLevel}" (one of ${LOG_LEVELS.join(", ")})`,
+    );
+  }
+}

@@ -1,0 +1,203 @@
+// Command-line flags in the Prometheus exporters' style (--web.listen-address, ...), each
+// with an environment variable (GPU_EXPORTER_WEB_LISTEN_ADDRESS); a flag beats its variable.
+
+import { parseArgs } from "node:util";
+import {
+  ConfigError,
+  resolveConfig,
+  parseHostLabel,
+  type ExporterConfig,
+  type ExporterOptions,
+  type PricingModel,
+} from "./config.ts";
+import { parseDuration } from "./duration.ts";
+import type { Level } from "./log.ts";
+
+interface FlagDef {
+  name: string;
+  help: string;
+  /** shown in --help; undefined for flags without a default */
+  def?: string;
+  boolean?: true;
+  multiple?: true;
+}
+
+export const FLAGS: FlagDef[] = [
+  {
+    name: "web.listen-address",
+    def: ":9445",
+    help: "Address to listen on for metrics and /healthz.",
+  },
+  { name: "web.telemetry-path", def: "/metrics", help: "Path under which to expose metrics." },
+  {
+    name: "web.config.file",
+    def: "",
+    help: "exporter-toolkit web config (YAML) enabling TLS and/or basic auth.",
+  },
+  { name: "collect.interval", def: "5s", help: "How often GPUs are sampled (500ms, 5s, 1m)." },
+  {
+    name: "collect.stale-after",
+    def: "3x collect.interval",
+    help: "Drop a GPU's series when it was not refreshed for this long.",
+  },
+  { name: "nvidia-smi.path", def: "nvidia-smi", help: "nvidia-smi binary (searched in PATH)." },
+  { name: "dcgm.url", def: "", help: "Read GPUs from this dcgm-exporter /metrics URL instead." },
+  { name: "compat", def: "", help: "Also emit another exporter's metric names: dcgm." },
+  { name: "host.provider", def: "", help: "gpu_host_info provider label (aws, gcp, azure, ...)." },
+  { name: "host.instance-type", def: "", help: "gpu_host_info instance_type label." },
+  { name: "host.region", def: "", help: "gpu_host_info region label." },
+  {
+    name: "host.pricing-model",
+    def: "on_demand",
+    help: "gpu_host_info pricing_model label: on_demand, spot or reserved.",
+  },
+  { name: "host.hostname", def: "os.hostname()", help: "gpu_host_info hostname label." },
+  {
+    name: "host.label",
+    multiple: true,
+    help: "Extra gpu_host_info label key=value, repeatable (env: comma-separated).",
+  },
+  {
+    name: "simulate",
+    boolean: true,
+    def: "false",
+    help: "Serve a simulated fleet (demo, tests); host labels come from it, plus --host.label.",
+  },
+  { name: "simulate.seed", def: "42", help: "Seed of the simulated fleet." },
+  {
+    name: "simulate.hosts",
+    def: "1",
+    help: "Simulated hosts; host i is served at /hosts/<i>/metrics, all in /targets.json.",
+  },
+  {
+    name: "simulate.gpus-per-host",
+    def: "0",
+    help: "Give every simulated host this many GPUs (benchmarks); 0 keeps each type's count.",
+  },
+  { name: "log.level", def: "info", help: "Log level: debug, info, warn, error." },
+];
+
+export function envName(flag: string): string {
+  return `GPU_EXPORTER_${flag.toUpperCase().replace(/[.-]/g, "_")}`;
+}
+
+export function helpText(): string {
+  const lines = [
+    "usage: gpu-exporter [<flags>]",
+    "",
+    "Prometheus exporter for NVIDIA GPUs: nvidia-smi (default), dcgm-exporter, or simulated.",
+    "",
+    "Flags:",
+    "  -h, --help  Show this help and exit.",
+    "  --version   Show the version and exit.",
+  ];
+  for (const f of FLAGS) {
+    const shown = f.boolean
+      ? `--[no-]${f.name}`
+      : `--${f.name}=${f.multiple ? "KEY=VALUE" : "VALUE"}`;
+    lines.push(`  ${shown}`);
+    const def = f.def === undefined ? "" : ` Default: ${JSON.stringify(f.def)}.`;
+    lines.push(`      ${f.help}${def} Env: ${envName(f.name)}.`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+export type CliResult =
+  | { kind: "run"; config: ExporterConfig }
+  | { kind: "help"; text: string }
+  | { kind: "version" }
+  | { kind: "error"; message: string };
+
+function parseBoolEnv(name: string, value: string): boolean {
+  if (/^(1|true|yes)$/i.test(value)) return true;
+  if (/^(0|false|no|)$/i.test(value)) return false;
+  throw new ConfigError(`${name}="${value}" is not a boolean (true/false)`);
+}
+
+function duration(flag: string, text: string): number {
+  const ms = parseDuration(text);
+  if (ms instanceof Error) throw new ConfigError(`--${flag}: ${ms.message}`);
+  return ms;
+}
+
+function integer(flag: string, text: string): number {
+  if (!/^-?\d+$/.test(text.trim())) throw new ConfigError(`--${flag}: "${text}" is not an integer`);
+  return Number(text);
+}
+
+export function parseCli(
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): CliResult {
+  try {
+    const options: Record<
+      string,
+      { type: "string" | "boolean"; multiple?: boolean; short?: string }
+    > = { help: { type: "boolean", short: "h" }, version: { type: "boolean" } };
+    for (const f of FLAGS) {
+      options[f.name] = { type: f.boolean ? "boolean" : "string", multiple: f.multiple === true };
+      if (f.boolean) options[`no-${f.name}`] = { type: "boolean" };
+    }
+    const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+    if (values.help) return { kind: "help", text: helpText() };
+    if (values.version) return { kind: "version" };
+
+    const str = (name: string): string | undefined => {
+      const v = values[name];
+      if (typeof v === "string") return v;
+      return env[envName(name)];
+    };
+    const opts: ExporterOptions = { host: {} };
+    const host = opts.host ?? {};
+    opts.listenAddress = str("web.listen-address");
+    opts.telemetryPath = str("web.telemetry-path");
+    opts.webConfigFile = str("web.config.file");
+    const interval = str("collect.interval");
+    if (interval !== undefined) opts.intervalMs = duration("collect.interval", interval);
+    const stale = str("collect.stale-after");
+    if (stale !== undefined) opts.staleAfterMs = duration("collect.stale-after", stale);
+    opts.nvidiaSmiPath = str("nvidia-smi.path");
+    opts.dcgmUrl = str("dcgm.url");
+    const compat = str("compat");
+    if (compat !== undefined && compat !== "") {
+      if (compat !== "dcgm")
+        throw new ConfigError(`invalid --compat "${compat}" (supported: dcgm)`);
+      opts.compat = compat;
+    }
+    host.provider = str("host.provider");
+    host.instanceType = str("host.instance-type");
+    host.region = str("host.region");
+    host.pricingModel = str("host.pricing-model") as PricingModel | undefined; // validated later
+    host.hostname = str("host.hostname");
+    const labelFlags = values["host.label"];
+    const labelEnv = env[envName("host.label")];
+    const labels = Array.isArray(labelFlags)
+      ? labelFlags.filter((l): l is string => typeof l === "string")
+      : (labelEnv ?? "").split(",").filter((l) => l.trim() !== "");
+    host.labels = {};
+    for (const l of labels) {
+      const [k, v] = parseHostLabel(l);
+      if (k in host.labels) throw new ConfigError(`--host.label ${k} given twice`);
+      host.labels[k] = v;
+    }
+    if (values.simulate === true) opts.simulate = true;
+    else if (values["no-simulate"] === true) opts.simulate = false;
+    else if (env[envName("simulate")] !== undefined) {
+      opts.simulate = parseBoolEnv(envName("simulate"), env[envName("simulate")] ?? "");
+    }
+    const seed = str("simulate.seed");
+    if (seed !== undefined) opts.simulateSeed = integer("simulate.seed", seed);
+    const hosts = str("simulate.hosts");
+    if (hosts !== undefined) opts.simulateHosts = integer("simulate.hosts", hosts);
+    const perHost = str("simulate.gpus-per-host");
+    if (perHost !== undefined)
+      opts.simulateGpusPerHost = integer("simulate.gpus-per-host", perHost);
+    opts.logLevel = str("log.level") as Level | undefined; // validated in resolveConfig
+    return { kind: "run", config: resolveConfig(opts) };
+  } catch (err) {
+    if (err instanceof ConfigError) return { kind: "error", message: err.message };
+    // parseArgs throws TypeErrors with codes like ERR_PARSE_ARGS_UNKNOWN_OPTION.
+    if (err instanceof TypeError && "code" in err) return { kind: "error", message: err.message };
+    throw err;
+  }
+}

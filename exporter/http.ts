@@ -1,0 +1,106 @@
+// HTTP routes: /metrics (host 0), /hosts/<i>/metrics, /targets.json (Prometheus http_sd),
+// /healthz (never behind auth, for load balancers and probes) and a small landing page.
+
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import { gzip as gzipCb } from "node:zlib";
+import type { Host } from "./collect.ts";
+import type { Logger } from "./log.ts";
+
+const gzip = promisify(gzipCb);
+const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+export interface HandlerOptions {
+  hosts: Host[];
+  telemetryPath: string;
+  /** undefined: no authentication */
+  auth?: (header: string | undefined) => Promise<boolean>;
+  headers: Record<string, string>;
+  /** "127.0.0.1:9445" as Prometheus should reach this process */
+  targetAddress: () => string;
+  tls: boolean;
+  log: Logger;
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  type = "text/plain; charset=utf-8",
+) {
+  res.writeHead(status, { "content-type": type });
+  res.end(body);
+}
+
+export function createHandler(opts: HandlerOptions) {
+  const { hosts, telemetryPath, auth, log } = opts;
+
+  const targets = () =>
+    hosts.map((h) => ({
+      targets: [opts.targetAddress()],
+      labels: {
+        __metrics_path__: `/hosts/${h.id}/metrics`,
+        // one address serves many hosts: give each its own instance so series stay apart
+        instance: `${opts.targetAddress()}/hosts/${h.id}/metrics`,
+        ...(opts.tls ? { __scheme__: "https" } : {}),
+        hostname: h.info.hostname ?? "",
+      },
+    }));
+
+  const metrics = async (req: IncomingMessage, res: ServerResponse, host: Host) => {
+    const body = await host.metrics.render(host.state.view(Date.now()));
+    const headers: Record<string, string> = { "content-type": CONTENT_TYPE };
+    if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) && body.length > 1024) {
+      headers["content-encoding"] = "gzip";
+      res.writeHead(200, headers);
+      res.end(await gzip(body));
+    } else {
+      res.writeHead(200, headers);
+      res.end(body);
+    }
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    for (const [k, v] of Object.entries(opts.headers)) res.setHeader(k, v);
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.setHeader("allow", "GET, HEAD");
+      return send(res, 405, "method not allowed\n");
+    }
+    if (path === "/healthz") return send(res, 200, "OK\n");
+    if (auth && !(await auth(req.headers.authorization))) {
+      res.setHeader("www-authenticate", 'Basic realm="gpu-exporter", charset="UTF-8"');
+      return send(res, 401, "unauthorized\n");
+    }
+    const hostPath = /^\/hosts\/(\d+)\/metrics$/.exec(path);
+    if (path === telemetryPath || hostPath) {
+      const host = hosts[hostPath ? Number(hostPath[1]) : 0];
+      if (!host) return send(res, 404, "no such host\n");
+      return metrics(req, res, host);
+    }
+    if (path === "/targets.json") {
+      return send(res, 200, JSON.stringify(targets()) + "\n", "application/json");
+    }
+    if (path === "/") {
+      const links = [
+        `<a href="${telemetryPath}">Metrics</a>`,
+        '<a href="/targets.json">Targets</a>',
+      ];
+      return send(
+        res,
+        200,
+        `<!doctype html><title>GPU exporter</title><h1>GPU exporter</h1><p>${links.join(" · ")}</p>\n`,
+        "text/html; charset=utf-8",
+      );
+    }
+    return send(res, 404, "not found\n");
+  };
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    route(req, res).catch((err: unknown) => {
+      log.limited(`http:${String(err)}`, "error", "request failed", { err: String(err) });
+      if (!res.headersSent) send(res, 500, "internal error\n");
+      else res.destroy();
+    });
+  };
+}

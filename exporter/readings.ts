@@ -1,0 +1,70 @@
+// What every source (nvidia-smi, DCGM, simulated) turns its input into: values already in
+// base units (bytes, hertz, watts, ratios 0-1). An optional field that is undefined means the
+// source said "not available", and the series is left out.
+
+export const CLOCK_EVENT_REASONS = [
+  "gpu_idle",
+  "applications_clocks_setting",
+  "sw_power_cap",
+  "hw_slowdown",
+  "sync_boost",
+  "sw_thermal_slowdown",
+  "hw_thermal_slowdown",
+  "hw_power_brake_slowdown",
+  "display_clocks_setting",
+] as const;
+
+export type ClockEventReason = (typeof CLOCK_EVENT_REASONS)[number];
+
+/** nvml.h nvmlClocksEventReason* bits, in CLOCK_EVENT_REASONS order (1 << i). */
+export function reasonBit(reason: ClockEventReason): bigint {
+  return 1n << BigInt(CLOCK_EVENT_REASONS.indexOf(reason));
+}
+
+export interface GpuReading {
+  index: number;
+  uuid: string;
+  name?: string;
+  pciBusId?: string;
+  driverVersion?: string;
+  migEnabled?: boolean;
+  utilizationRatio?: number;
+  memoryUtilizationRatio?: number;
+  memoryTotalBytes?: number;
+  memoryUsedBytes?: number;
+  memoryFreeBytes?: number;
+  temperatureCelsius?: number;
+  powerDrawWatts?: number;
+  powerLimitWatts?: number;
+  smClockHertz?: number;
+  memoryClockHertz?: number;
+  fanSpeedRatio?: number;
+  performanceState?: number;
+  eccCorrectedTotal?: number;
+  eccUncorrectedTotal?: number;
+  /** only reasons the GPU reports (supported and not N/A) are present */
+  clockEvents: Partial<Record<ClockEventReason, boolean>>;
+}
+
+export interface ProcessReading {
+  /** the physical GPU's UUID (nvidia-smi reports the parent's even under MIG) */
+  gpuUuid: string;
+  pid: number;
+  processName: string;
+  usedMemoryBytes?: number;
+}
+
+export interface MigReading {
+  gpuUuid: string;
+  gpuInstanceId: number;
+  /** e.g. "3g.40gb"; "unknown" when no listing named it */
+  profile: string;
+  memoryTotalBytes?: number;
+  memoryUsedBytes?: number;
+}
+
+/** Result of a pure parse: what could be read, plus one message per skipped line or value. */
+export interface ParseResult<T> {
+  items: T[];
+  warnings: string[];
+}

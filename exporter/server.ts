@@ -1,0 +1,97 @@
+// startExporter(): the programmatic entry used by main.ts, tests and the app's demo launcher.
+// Listen on port 0 ("127.0.0.1:0") to get a free port back.
+
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { Host, Source } from "./collect.ts";
+import { parseListenAddress, resolveConfig, type ExporterOptions } from "./config.ts";
+import { createHandler } from "./http.ts";
+import { createLogger } from "./log.ts";
+import { buildSource } from "./sources.ts";
+import { createBasicAuth, loadWebConfig, type WebConfig } from "./webconfig.ts";
+
+export type { ExporterOptions } from "./config.ts";
+
+export interface RunningExporter {
+  port: number;
+  /** base URL, e.g. http://127.0.0.1:40123 */
+  url: string;
+  hosts: Host[];
+  /** run one collection now (tests); the schedule keeps running too */
+  tick(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+export async function startExporter(options: ExporterOptions = {}): Promise<RunningExporter> {
+  const cfg = resolveConfig(options);
+  const log = cfg.logger ?? createLogger({ minLevel: cfg.logLevel });
+  const web: WebConfig = cfg.webConfigFile ? loadWebConfig(cfg.webConfigFile) : { headers: {} };
+  const bind = parseListenAddress(cfg.listenAddress);
+  const source: Source = buildSource(cfg, log);
+  let port = bind.port;
+  const wildcard = bind.host === undefined || bind.host === "0.0.0.0" || bind.host === "::";
+  const targetHost = wildcard
+    ? "127.0.0.1"
+    : bind.host?.includes(":")
+      ? `[${bind.host}]`
+      : bind.host;
+
+  const handler = createHandler({
+    hosts: source.hosts,
+    telemetryPath: cfg.telemetryPath,
+    auth: web.users ? createBasicAuth(web.users) : undefined,
+    headers: web.headers,
+    targetAddress: () => `${targetHost ?? "127.0.0.1"}:${port}`,
+    tls: web.tls !== undefined,
+    log,
+  });
+  const server: Server = web.tls ? createHttpsServer(web.tls, handler) : createHttpServer(handler);
+
+  let ticking: Promise<void> | undefined;
+  const tick = (): Promise<void> => {
+    ticking ??= source
+      .tick(Date.now())
+      .catch((err: unknown) => log.log("error", "collection tick failed", { err: String(err) }))
+      .finally(() => (ticking = undefined));
+    return ticking;
+  };
+
+  await listen(server, bind.port, bind.host);
+  const address = server.address();
+  if (address && typeof address === "object") port = address.port;
+  source.start();
+  await tick(); // the simulator has data before the first scrape; nvidia-smi streams in
+  const timer = setInterval(() => void tick(), cfg.intervalMs);
+  const scheme = web.tls ? "https" : "http";
+  log.log("info", "listening", { address: `${scheme}://${targetHost ?? "127.0.0.1"}:${port}` });
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    url: `${scheme}://${targetHost ?? "127.0.0.1"}:${port}`,
+    hosts: source.hosts,
+    tick,
+    close() {
+      closing ??= (async () => {
+        clearInterval(timer);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await ticking;
+        await source.close();
+      })();
+      return closing;
+    },
+  };
+}

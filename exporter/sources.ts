@@ -1,0 +1,102 @@
+// Builds the hosts (state + registry each) and the one source that feeds them, from config.
+
+import type { Host, Source } from "./collect.ts";
+import { DcgmSource } from "./collectors/dcgm.ts";
+import { NvidiaSmiSource } from "./collectors/nvidia-smi.ts";
+import { SimulatedSource } from "./collectors/simulated.ts";
+import { validateLabelName, type ExporterConfig } from "./config.ts";
+import type { Logger } from "./log.ts";
+import { HostMetrics } from "./metrics.ts";
+import { buildFleet } from "./sim/fleet.ts";
+import type { SimHostSpec } from "./sim/types.ts";
+import { HostState } from "./state.ts";
+import { VERSION } from "./version.ts";
+
+function makeHost(
+  id: number,
+  info: Record<string, string>,
+  cfg: ExporterConfig,
+  log: Logger,
+): Host {
+  const { intervalMs, staleAfterMs, tuning } = cfg;
+  const state = new HostState({
+    staleAfterMs,
+    // streamed process lines only say "still there"; 2.5 intervals tolerates one late loop
+    processTtlMs: Math.max(2.5 * intervalMs, cfg.simulate ? staleAfterMs : 0),
+    migTtlMs: Math.max(2.5 * tuning.migIntervalMs, staleAfterMs),
+  });
+  const metrics = new HostMetrics({
+    hostInfo: info,
+    compatDcgm: cfg.compat === "dcgm",
+    version: VERSION,
+    log,
+  });
+  return { id, info, state, metrics };
+}
+
+function simHostInfo(
+  spec: SimHostSpec,
+  extra: Record<string, string>,
+  log: Logger,
+): Record<string, string> {
+  const info: Record<string, string> = {
+    hostname: spec.hostname,
+    provider: spec.provider,
+    instance_type: spec.instanceType,
+    region: spec.region,
+    pricing_model: spec.pricingModel,
+    team: spec.team,
+    project: spec.project,
+  };
+  for (const [k, v] of Object.entries({ ...spec.labels, ...extra })) {
+    try {
+      validateLabelName(k, "simulated host label");
+      if (!(k in info) || k === "team" || k === "project") info[k] = v;
+    } catch (err) {
+      log.limited(`sim-label:${k}`, "warn", "dropping host label", { err: String(err) });
+    }
+  }
+  return info;
+}
+
+export function buildSource(cfg: ExporterConfig, log: Logger): Source {
+  const { tuning } = cfg;
+  if (cfg.simulate) {
+    const fleet = buildFleet({
+      seed: cfg.simulateSeed,
+      hosts: cfg.simulateHosts,
+      ...(cfg.simulateGpusPerHost > 0 ? { gpusPerHost: cfg.simulateGpusPerHost } : {}),
+    });
+    const hosts = fleet.hosts.map((spec, i) =>
+      makeHost(i, simHostInfo(spec, cfg.host.labels, log), cfg, log),
+    );
+    return new SimulatedSource(fleet, hosts, { migIntervalMs: tuning.migIntervalMs, log });
+  }
+  const h = cfg.host;
+  const host = makeHost(
+    0,
+    {
+      hostname: h.hostname,
+      provider: h.provider,
+      instance_type: h.instanceType,
+      region: h.region,
+      pricing_model: h.pricingModel,
+      ...h.labels,
+    },
+    cfg,
+    log,
+  );
+  if (cfg.dcgmUrl !== undefined) {
+    const timeoutMs = Math.min(Math.max(cfg.intervalMs, 1000), 10_000);
+    return new DcgmSource(host, { url: cfg.dcgmUrl, intervalMs: cfg.intervalMs, timeoutMs, log });
+  }
+  return new NvidiaSmiSource(host, {
+    path: cfg.nvidiaSmiPath,
+    intervalMs: cfg.intervalMs,
+    commandTimeoutMs: tuning.commandTimeoutMs,
+    migIntervalMs: tuning.migIntervalMs,
+    startupGraceMs: tuning.startupGraceMs,
+    backoffMaxMs: tuning.backoffMaxMs,
+    log,
+  });
+}

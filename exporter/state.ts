@@ -1,0 +1,106 @@
+// The last collected state of one host. Sources write into it as data arrives; a scrape only
+// reads it. Every entry carries the time it was seen, so that a source that stops answering
+// makes its series disappear (after --collect.stale-after) instead of freezing old numbers.
+
+import type { GpuReading, MigReading, ProcessReading } from "./readings.ts";
+
+export interface StateOptions {
+  staleAfterMs: number;
+  /** streamed process lines only say "still running"; an entry expires after this */
+  processTtlMs: number;
+  migTtlMs: number;
+}
+
+interface Timed<T> {
+  value: T;
+  at: number;
+}
+
+export interface CollectorStatus {
+  success: boolean;
+  durationSeconds?: number;
+}
+
+export interface StateView {
+  gpus: GpuReading[];
+  /** undefined when no source currently knows the processes (series left out, not 0) */
+  processes?: ProcessReading[];
+  mig: MigReading[];
+  collectors: Map<string, CollectorStatus>;
+}
+
+export class HostState {
+  private readonly gpus = new Map<string, Timed<GpuReading>>();
+  private readonly procs = new Map<string, Timed<ProcessReading>>();
+  private readonly mig = new Map<string, Timed<MigReading[]>>();
+  readonly collectors = new Map<string, CollectorStatus>();
+  processesKnown = false;
+
+  constructor(readonly opts: StateOptions) {}
+
+  setGpu(reading: GpuReading, at: number): void {
+    this.gpus.set(reading.uuid, { value: reading, at });
+  }
+
+  upsertProcess(p: ProcessReading, at: number): void {
+    this.procs.set(`${p.gpuUuid}/${p.pid}`, { value: p, at });
+  }
+
+  /** A full snapshot of processes (simulator, DCGM): replaces whatever was known. */
+  replaceProcesses(list: ProcessReading[], at: number): void {
+    this.procs.clear();
+    for (const p of list) this.upsertProcess(p, at);
+  }
+
+  /** A full snapshot of MIG instances for the GPUs it covers. */
+  replaceMig(list: MigReading[], at: number, gpuUuids: Iterable<string>): void {
+    for (const uuid of gpuUuids) this.mig.set(uuid, { value: [], at });
+    for (const m of list) {
+      const entry = this.mig.get(m.gpuUuid) ?? { value: [], at };
+      entry.value.push(m);
+      this.mig.set(m.gpuUuid, entry);
+    }
+  }
+
+  setCollector(name: string, success: boolean, durationSeconds?: number): void {
+    const prev = this.collectors.get(name);
+    this.collectors.set(name, {
+      success,
+      durationSeconds: durationSeconds ?? prev?.durationSeconds,
+    });
+  }
+
+  /** Forget what is too old to be served; keeps memory flat while a source is down. */
+  prune(now: number): void {
+    const { staleAfterMs, processTtlMs, migTtlMs } = this.opts;
+    for (const [k, v] of this.gpus) if (now - v.at > staleAfterMs) this.gpus.delete(k);
+    for (const [k, v] of this.procs) if (now - v.at > processTtlMs) this.procs.delete(k);
+    for (const [k, v] of this.mig) if (now - v.at > migTtlMs) this.mig.delete(k);
+  }
+
+  view(now: number): StateView {
+    const { staleAfterMs, processTtlMs, migTtlMs } = this.opts;
+    const fresh = new Map<string, GpuReading>();
+    const gpus: GpuReading[] = [];
+    for (const [uuid, g] of this.gpus) {
+      if (now - g.at > staleAfterMs) continue;
+      fresh.set(uuid, g.value);
+      gpus.push(g.value);
+    }
+    gpus.sort((a, b) => a.index - b.index || a.uuid.localeCompare(b.uuid));
+    let processes: ProcessReading[] | undefined;
+    if (this.processesKnown) {
+      processes = [];
+      for (const p of this.procs.values()) {
+        if (now - p.at <= processTtlMs && fresh.has(p.value.gpuUuid)) processes.push(p.value);
+      }
+    }
+    const mig: MigReading[] = [];
+    for (const [uuid, m] of this.mig) {
+      // A GPU taken out of MIG mode loses its instances at once, not after the TTL.
+      const gpu = fresh.get(uuid);
+      if (now - m.at <= migTtlMs && gpu && gpu.migEnabled !== false) mig.push(...m.value);
+    }
+    return { gpus, processes, mig, collectors: this.collectors };
+  }
+}
