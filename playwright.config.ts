@@ -26,6 +26,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     env: {
       PORT: String(port),
       DATABASE_URL: "file:./data/e2e.db",

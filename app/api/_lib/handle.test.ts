@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from "vitest";
+import { NotFoundError, SourceUnavailableError } from "@/lib/fleet/errors.ts";
+import { tableQuerySchema } from "@/lib/zod/schemas/instance-query.ts";
+import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
+import { rangeQuerySchema } from "@/lib/zod/schemas/range.ts";
+import { BadRequestError, errorResponse, handle, parseQuery } from "./handle.ts";
+
+const url = (qs: string) => `http://localhost/api/x${qs}`;
+
+describe("parseQuery", () => {
+  it("applies defaults and accepts valid values", () => {
+    expect(parseQuery(rangeQuerySchema, url(""))).toEqual({ range: "1h" });
+    expect(parseQuery(rangeQuerySchema, url("?range=7d"))).toEqual({ range: "7d" });
+    expect(parseQuery(monthQuerySchema, url("?month=2026-02"))).toEqual({ month: "2026-02" });
+    expect(parseQuery(tableQuerySchema, url("?team=vision&sort=util&dir=desc"))).toEqual({
+      sort: "util",
+      dir: "desc",
+      team: "vision",
+    });
+  });
+
+  it("rejects bad, unknown and repeated parameters with a message", () => {
+    expect(() => parseQuery(rangeQuerySchema, url("?range=2h"))).toThrow(
+      /range: range must be one of/,
+    );
+    expect(() => parseQuery(monthQuerySchema, url("?month=2026-13"))).toThrow(/YYYY-MM/);
+    expect(() => parseQuery(monthQuerySchema, url("?mnth=2026-01"))).toThrow(BadRequestError);
+    expect(() => parseQuery(rangeQuerySchema, url("?range=1h&range=6h"))).toThrow(/more than once/);
+    expect(() => parseQuery(tableQuerySchema, url("?state=sleeping"))).toThrow(/state/);
+  });
+});
+
+describe("errorResponse", () => {
+  it("maps domain errors to statuses with a JSON body", async () => {
+    const bad = errorResponse(
+      new BadRequestError("invalid query: x", [{ path: "x", message: "no" }]),
+    );
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({
+      error: "invalid query: x",
+      issues: [{ path: "x", message: "no" }],
+    });
+    expect(errorResponse(new NotFoundError("instance h1")).status).toBe(404);
+    expect(errorResponse(new SourceUnavailableError(new Error("down"))).status).toBe(503);
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const boom = errorResponse(new Error("boom"));
+    expect(boom.status).toBe(500);
+    expect(((await boom.json()) as { error: string }).error).toContain("boom");
+    spy.mockRestore();
+  });
+
+  it("wraps a handler so thrown errors become responses", async () => {
+    const h = handle(async (req: Request) => {
+      parseQuery(rangeQuerySchema, req.url);
+      return Response.json({ ok: true });
+    });
+    expect((await h(new Request(url("?range=1h")), {})).status).toBe(200);
+    expect((await h(new Request(url("?range=nope")), {})).status).toBe(400);
+    expect((await h(new Request(url("?range=1h")), {})).headers.get("content-type")).toContain(
+      "json",
+    );
+  });
+});

@@ -1,0 +1,22 @@
+import { stringify } from "csv-stringify/sync";
+import { CSV_COLUMNS, toCsvRows } from "@/lib/costs/csv.ts";
+import { getCostMonth } from "@/lib/costs/get-cost-month.ts";
+import { monthOf } from "@/lib/costs/month.ts";
+import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
+import { handle, parseQuery } from "../../_lib/handle.ts";
+
+export const GET = handle(async (req: Request) => {
+  const { month = monthOf(new Date()) } = parseQuery(monthQuerySchema, req.url);
+  const costs = await getCostMonth(month);
+  const body = stringify(toCsvRows(costs.instances, costs.currency), {
+    header: true,
+    columns: [...CSV_COLUMNS],
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="gpufleet-costs-${month}.csv"`,
+      "cache-control": "no-store",
+    },
+  });
+});

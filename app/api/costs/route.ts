@@ -1,0 +1,9 @@
+import { getCostMonth } from "@/lib/costs/get-cost-month.ts";
+import { monthOf } from "@/lib/costs/month.ts";
+import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
+import { handle, json, parseQuery } from "../_lib/handle.ts";
+
+export const GET = handle(async (req: Request) => {
+  const { month } = parseQuery(monthQuerySchema, req.url);
+  return json(await getCostMonth(month ?? monthOf(new Date())));
+});

@@ -1,0 +1,5 @@
+import { openApiDocument } from "@/lib/zod/openapi.ts";
+
+export function GET(): Response {
+  return Response.json(openApiDocument());
+}

@@ -1,0 +1,113 @@
+import { formatMoney } from "@/lib/format/money.ts";
+import { formatHours } from "@/lib/format/number.ts";
+import type { BreakdownDimension, BreakdownRow } from "@/lib/zod/schemas/costs.ts";
+
+export const DIMENSION_LABELS: Record<BreakdownDimension, string> = {
+  provider: "Provider",
+  team: "Team",
+  project: "Project",
+  instanceType: "Instance type",
+  pricingModel: "Pricing model",
+};
+
+/** Share of the total in tenths of a percent, from exact micros (no float sums). */
+function share(part: string, total: string): number {
+  const t = BigInt(total);
+  return t === 0n ? 0 : Number((BigInt(part) * 1000n) / t) / 10;
+}
+
+export function BreakdownTable({
+  dimension,
+  rows,
+  totalMicros,
+  currency,
+}: {
+  dimension: BreakdownDimension;
+  rows: readonly BreakdownRow[];
+  totalMicros: string;
+  currency: string;
+}) {
+  const label = DIMENSION_LABELS[dimension];
+  return (
+    <section
+      className="panel"
+      aria-labelledby={`bd-${dimension}`}
+      data-testid={`breakdown-${dimension}`}
+    >
+      <div className="panel-head">
+        <h2 id={`bd-${dimension}`}>By {label.toLowerCase()}</h2>
+      </div>
+      <div className="table-wrap">
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">{label}</th>
+              <th className="num" scope="col">
+                Spend
+              </th>
+              <th scope="col">Share</th>
+              <th className="num" scope="col">
+                Idle
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => {
+              const pct = share(r.costMicros, totalMicros);
+              const onlyUnpriced = r.costMicros === "0" && r.unpricedSeconds > 0;
+              return (
+                <tr
+                  key={r.key}
+                  data-testid="breakdown-row"
+                  data-key={r.key}
+                  data-micros={r.costMicros}
+                >
+                  <td>{r.key}</td>
+                  <td className="num">
+                    {onlyUnpriced ? (
+                      <span className="unpriced">unpriced</span>
+                    ) : (
+                      formatMoney(r.costMicros, currency)
+                    )}
+                    {!onlyUnpriced && r.unpricedSeconds > 0 ? (
+                      <div
+                        className="unpriced small"
+                        title="hours with no catalogue price are not in the sum"
+                      >
+                        + {formatHours(r.unpricedSeconds)} unpriced
+                      </div>
+                    ) : null}
+                  </td>
+                  <td>
+                    <span className="bar-track" aria-hidden="true">
+                      <span className="bar" style={{ width: `${Math.min(100, pct)}%` }} />
+                    </span>
+                    <span className="small">{pct.toFixed(1)}%</span>
+                  </td>
+                  <td className="num">{formatMoney(r.idleMicros, currency)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+          <tfoot>
+            <tr>
+              <td>Total</td>
+              <td
+                className="num"
+                data-testid="breakdown-total"
+                data-micros={rows.reduce((s, r) => s + BigInt(r.costMicros), 0n).toString()}
+              >
+                {formatMoney(
+                  rows.reduce((s, r) => s + BigInt(r.costMicros), 0n),
+                  currency,
+                )}
+              </td>
+              <td />
+              <td />
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </section>
+  );
+}

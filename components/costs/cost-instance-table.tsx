@@ -1,0 +1,100 @@
+import Link from "next/link";
+import { hoursDecimal } from "@/lib/costs/csv.ts";
+import { formatMoney } from "@/lib/format/money.ts";
+import type { CostInstanceRow } from "@/lib/zod/schemas/costs.ts";
+
+/** The per-instance table; the CSV export is exactly these rows and columns. */
+export function CostInstanceTable({
+  rows,
+  currency,
+  totalMicros,
+}: {
+  rows: readonly CostInstanceRow[];
+  currency: string;
+  totalMicros: string;
+}) {
+  if (rows.length === 0) {
+    return <p className="muted">No instance has usage recorded in this month.</p>;
+  }
+  return (
+    <div className="table-wrap">
+      <table className="data" data-testid="cost-instance-table">
+        <thead>
+          <tr>
+            <th scope="col">Host</th>
+            <th scope="col">Provider</th>
+            <th scope="col">Type</th>
+            <th scope="col">Region</th>
+            <th scope="col">Pricing</th>
+            <th scope="col">Team</th>
+            <th scope="col">Project</th>
+            <th className="num" scope="col">
+              Up hours
+            </th>
+            <th className="num" scope="col">
+              GPU hours
+            </th>
+            <th className="num" scope="col">
+              Spend
+            </th>
+            <th className="num" scope="col">
+              Idle
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr
+              key={r.hostId}
+              data-testid="cost-instance-row"
+              data-host-id={r.hostId}
+              data-micros={r.costMicros}
+              data-idle-micros={r.idleMicros}
+              data-priced={r.priced}
+            >
+              <td>
+                <Link href={`/instances/${encodeURIComponent(r.hostId)}`}>{r.hostname}</Link>
+              </td>
+              <td>{r.provider}</td>
+              <td className="mono">{r.instanceType}</td>
+              <td>{r.region}</td>
+              <td>{r.pricingModel}</td>
+              <td>{r.team}</td>
+              <td>{r.project}</td>
+              <td className="num">{hoursDecimal(r.upSeconds)}</td>
+              <td className="num">{hoursDecimal(r.gpuSeconds)}</td>
+              <td className="num">
+                {r.priced === "no" ? (
+                  <span className="unpriced">unpriced</span>
+                ) : (
+                  <>
+                    {formatMoney(r.costMicros, currency)}
+                    {r.priced === "partial" ? (
+                      <span className="unpriced small"> (partly unpriced)</span>
+                    ) : null}
+                  </>
+                )}
+              </td>
+              <td className="num">
+                {r.priced === "no" ? (
+                  <span className="unpriced">—</span>
+                ) : (
+                  formatMoney(r.idleMicros, currency)
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <td colSpan={9}>Total ({rows.length} instances)</td>
+            <td className="num" data-testid="cost-instance-total" data-micros={totalMicros}>
+              {formatMoney(totalMicros, currency)}
+            </td>
+            <td />
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}

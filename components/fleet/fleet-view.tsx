@@ -1,0 +1,121 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { parseTableQuery, writeTableQuery } from "@/lib/fleet/table-state.ts";
+import { bannerFor } from "@/lib/fleet/health.ts";
+import { fleetQueries } from "@/lib/queries/fleet.ts";
+import { instanceQueries } from "@/lib/queries/instances.ts";
+import { isRange, type Range } from "@/lib/zod/schemas/range.ts";
+import type { TableQuery } from "@/lib/zod/schemas/instance-query.ts";
+import { ChartAreaFleetUtilization } from "../charts/chart-area-fleet-utilization.tsx";
+import { EmptyFleet } from "../empty-fleet.tsx";
+import { RangePicker } from "../range-picker.tsx";
+import { SourceBanner } from "../source-banner.tsx";
+import { useSearchState } from "../use-search-state.ts";
+import { FleetHeadline } from "./fleet-headline.tsx";
+import { GpuGrid, GpuLegend } from "./gpu-grid.tsx";
+import { InstanceTable } from "./instance-table.tsx";
+
+function errorText(e: Error | null): string | null {
+  return e ? e.message : null;
+}
+
+export function FleetView() {
+  const [params, setParams] = useSearchState();
+  const rangeParam = params.get("range");
+  const range: Range = isRange(rangeParam) ? rangeParam : "1h";
+  const tableKey = writeTableQuery(parseTableQuery(params)).toString();
+  // Parsed once per distinct URL so the memoized table does not re-sort on every render.
+  const query = useMemo(() => parseTableQuery(new URLSearchParams(tableKey)), [tableKey]);
+
+  const summary = useQuery(fleetQueries.summary());
+  const series = useQuery(fleetQueries.series(range));
+  const instances = useQuery(instanceQueries.list());
+
+  const banner = bannerFor({
+    health: summary.data?.health,
+    requestError: errorText(summary.error) ?? errorText(instances.error),
+    dataUpdatedAt: summary.dataUpdatedAt,
+  });
+
+  const setRange = (r: Range) => {
+    const next = new URLSearchParams(params);
+    if (r === "1h") next.delete("range");
+    else next.set("range", r);
+    setParams(next);
+  };
+  const setQuery = (q: TableQuery) => setParams(writeTableQuery(q, params));
+
+  if (summary.isPending) {
+    return (
+      <p className="loading" role="status">
+        Loading the fleet…
+      </p>
+    );
+  }
+
+  if (!summary.data) {
+    return <SourceBanner banner={banner} onRetry={() => void summary.refetch()} />;
+  }
+
+  const s = summary.data;
+  if (s.hosts.total === 0) {
+    return (
+      <>
+        <SourceBanner banner={banner} />
+        <EmptyFleet />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <SourceBanner banner={banner} onRetry={() => void summary.refetch()} />
+      <FleetHeadline s={s} />
+
+      <section className="panel" aria-labelledby="util-title">
+        <div className="panel-head">
+          <h2 id="util-title">Fleet utilization</h2>
+          <span className="muted small">mean SM busy over reporting GPUs</span>
+          <span className="spacer" />
+          <RangePicker value={range} onChange={setRange} />
+        </div>
+        {series.data ? (
+          <ChartAreaFleetUtilization series={series.data} />
+        ) : series.isError ? (
+          <div className="chart-empty">Could not load the series: {series.error.message}</div>
+        ) : (
+          <div className="chart-empty" role="status">
+            Loading…
+          </div>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="grid-title">
+        <div className="panel-head">
+          <h2 id="grid-title">GPUs</h2>
+          <span className="muted small">one cell per GPU, grouped by host</span>
+          <span className="spacer" />
+          <GpuLegend />
+        </div>
+        <GpuGrid grid={s.grid} />
+      </section>
+
+      <section className="panel" aria-labelledby="instances-title">
+        <h2 id="instances-title" className="sr-only">
+          Instances
+        </h2>
+        {instances.data ? (
+          <InstanceTable rows={instances.data.rows} query={query} onChange={setQuery} />
+        ) : instances.isError ? (
+          <p>Could not load instances: {instances.error.message}</p>
+        ) : (
+          <p className="loading" role="status">
+            Loading instances…
+          </p>
+        )}
+      </section>
+    </>
+  );
+}

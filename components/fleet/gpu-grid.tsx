@@ -1,0 +1,112 @@
+"use client";
+
+import Link from "next/link";
+import { memo, useMemo } from "react";
+import { groupByHost, type HostGroup } from "@/lib/fleet/grid.ts";
+import { formatBytesOf, formatRatio } from "@/lib/format/number.ts";
+import type { GridGpu } from "@/lib/zod/schemas/fleet.ts";
+import { cellFill, legendStops, STATUS_LABELS } from "./util-scale.ts";
+
+// Plain DOM cells (no per-cell chart), grouped by host; memoized per host so a poll that changes
+// a few GPUs re-renders only those hosts. Readable and cheap at 1,000 GPUs.
+
+function describe(g: GridGpu): string {
+  const parts = [`${g.hostname} GPU ${g.index}`, g.name, STATUS_LABELS[g.status]];
+  if (g.util !== null) parts.push(`SM ${formatRatio(g.util)}`);
+  if (g.memUsedBytes !== null || g.memTotalBytes !== null) {
+    parts.push(`memory ${formatBytesOf(g.memUsedBytes, g.memTotalBytes)}`);
+  }
+  if (g.processes !== null) parts.push(`${g.processes} process${g.processes === 1 ? "" : "es"}`);
+  if (g.migSlices > 0) parts.push(`${g.migSlices} MIG instances`);
+  return parts.join(" · ");
+}
+
+const Cell = memo(function Cell({ gpu }: { gpu: GridGpu }) {
+  const label = describe(gpu);
+  return (
+    <span
+      className={`cell ${gpu.status}`}
+      style={{ background: cellFill(gpu.status, gpu.util) }}
+      role="img"
+      aria-label={label}
+      title={label}
+      data-testid="gpu-cell"
+      data-status={gpu.status}
+    />
+  );
+});
+
+const Host = memo(function Host({ group }: { group: HostGroup }) {
+  const columns = Math.min(8, Math.max(1, group.gpus.length));
+  return (
+    <li className="grid-host" data-testid="grid-host">
+      <Link
+        className="grid-host-name"
+        href={`/instances/${encodeURIComponent(group.hostId)}`}
+        title={group.hostname}
+      >
+        {group.hostname}
+      </Link>
+      <div className="grid-cells" style={{ gridTemplateColumns: `repeat(${columns}, 14px)` }}>
+        {group.gpus.map((g) => (
+          <Cell key={g.uuid} gpu={g} />
+        ))}
+      </div>
+    </li>
+  );
+}, sameGroup);
+
+function sameGroup(a: { group: HostGroup }, b: { group: HostGroup }): boolean {
+  if (a.group.hostname !== b.group.hostname || a.group.gpus.length !== b.group.gpus.length) {
+    return false;
+  }
+  return a.group.gpus.every((g, i) => {
+    const o = b.group.gpus[i];
+    return (
+      o !== undefined &&
+      o.uuid === g.uuid &&
+      o.status === g.status &&
+      o.util === g.util &&
+      o.memUsedBytes === g.memUsedBytes &&
+      o.processes === g.processes
+    );
+  });
+}
+
+export function GpuLegend() {
+  return (
+    <ul className="legend" aria-label="Legend">
+      <li>
+        <span>SM utilization 0%</span>
+        <span className="legend-ramp" aria-hidden="true">
+          {legendStops(6).map((s) => (
+            <span key={s.util} style={{ background: s.color }} />
+          ))}
+        </span>
+        <span>100%</span>
+      </li>
+      {(["held_idle", "empty_idle", "mig", "not_reporting"] as const).map((s) => (
+        <li key={s}>
+          <span className={`cell ${s}`} aria-hidden="true" />
+          {STATUS_LABELS[s]}
+          {s === "held_idle" ? " (memory or process, SM < 5%)" : ""}
+          {s === "empty_idle" ? " (SM < 5%)" : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function GpuGrid({ grid }: { grid: readonly GridGpu[] }) {
+  const groups = useMemo(() => groupByHost(grid), [grid]);
+  if (grid.length === 0) {
+    return <p className="muted">No GPUs reported yet.</p>;
+  }
+  return (
+    <ul className="gpu-grid" data-testid="gpu-grid" aria-label={`${grid.length} GPUs by host`}>
+      {groups.map((g) => (
+        <Host key={g.hostId} group={g} />
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,46 @@
+import "server-only";
+import { db as defaultDb, type Db } from "@/lib/db.ts";
+import { forecastMonth } from "./forecast-month.ts";
+import { getFleetBudget } from "./get-fleet-budget.ts";
+import { monthBounds, monthOf } from "./month.ts";
+
+export interface MonthSpend {
+  month: string;
+  spendMicros: string;
+  forecastMicros: string | null;
+  budgetMicros: string | null;
+}
+
+/** The current UTC month's spend so far, its forecast and the fleet budget (fleet headline). */
+export async function getMonthSpend({
+  client = defaultDb,
+  now = new Date(),
+}: { client?: Db; now?: Date } = {}): Promise<MonthSpend> {
+  const month = monthOf(now);
+  const { from, to } = monthBounds(month);
+  const [agg, budget] = await Promise.all([
+    client.usageHour.aggregate({
+      where: { gpuKey: "host", hourStart: { gte: from, lt: to } },
+      _sum: { costMicros: true },
+      _min: { hourStart: true },
+      _max: { hourStart: true },
+    }),
+    getFleetBudget(client),
+  ]);
+  // Unpriced rows carry a cost of 0, so summing every host row equals summing the priced ones.
+  const total = agg._sum.costMicros ?? 0n;
+  const last = agg._max.hourStart;
+  const { forecast } = forecastMonth({
+    month,
+    totalMicros: total,
+    dataFrom: agg._min.hourStart,
+    dataTo: last ? new Date(last.getTime() + 3600_000) : null,
+    now,
+  });
+  return {
+    month,
+    spendMicros: total.toString(),
+    forecastMicros: forecast ? forecast.micros.toString() : null,
+    budgetMicros: budget ? budget.amountMicros.toString() : null,
+  };
+}

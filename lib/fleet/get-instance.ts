@@ -1,0 +1,78 @@
+import "server-only";
+import { monthBounds, monthOf } from "@/lib/costs/month.ts";
+import { getMetricsSource } from "@/lib/metrics/index.ts";
+import type { ProcessInfo } from "@/lib/metrics/source.ts";
+import type { InstanceDetail } from "@/lib/zod/schemas/instance.ts";
+import { db as defaultDb } from "@/lib/db.ts";
+import { NotFoundError } from "./errors.ts";
+import { idleNowPerHour, shapeInstanceGpus } from "./instance-detail.ts";
+import { loadFleetSnapshot, type FleetDeps } from "./load-fleet-snapshot.ts";
+import { toHostState } from "./summarize.ts";
+
+function parseLabels(json: string): Record<string, string> {
+  try {
+    const value: unknown = JSON.parse(json);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+    return Object.fromEntries(
+      Object.entries(value).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/** One instance: its GPUs now, MIG slices, processes, price and this month's cost. */
+export async function getInstance(id: string, deps: FleetDeps = {}): Promise<InstanceDetail> {
+  const client = deps.client ?? defaultDb;
+  const source = deps.source ?? getMetricsSource();
+  const host = await client.host.findUnique({ where: { id } });
+  if (!host) throw new NotFoundError(`instance ${id}`);
+
+  const snapshot = await loadFleetSnapshot({ ...deps, client, source });
+  const month = monthOf(snapshot.now);
+  const { from, to } = monthBounds(month);
+  const [processes, ledger, unpriced] = await Promise.all([
+    source.processes(id).catch((): ProcessInfo[] => []),
+    client.usageHour.aggregate({
+      where: { hostId: id, gpuKey: "host", priced: true, hourStart: { gte: from, lt: to } },
+      _sum: { costMicros: true, idleCostMicros: true },
+    }),
+    client.usageHour.aggregate({
+      where: { hostId: id, gpuKey: "host", priced: false, hourStart: { gte: from, lt: to } },
+      _sum: { upSeconds: true },
+    }),
+  ]);
+  const shaped = shapeInstanceGpus(id, snapshot.current, snapshot.grid, processes);
+  const price = snapshot.prices.get(id) ?? null;
+
+  return {
+    generatedAt: snapshot.now.toISOString(),
+    health: snapshot.health,
+    host: {
+      id: host.id,
+      hostname: host.hostname,
+      provider: host.provider,
+      instanceType: host.instanceType,
+      region: host.region,
+      pricingModel: host.pricingModel,
+      team: host.team,
+      project: host.project,
+      owner: host.owner,
+      labels: parseLabels(host.labels),
+      state: toHostState(host.state),
+      lastSeen: host.lastSeen?.toISOString() ?? null,
+      lastError: host.lastError,
+      firstSeen: host.firstSeen.toISOString(),
+    },
+    ...shaped,
+    cost: {
+      month,
+      currency: price?.currency ?? "USD",
+      pricePerHourMicros: price ? price.perHourMicros.toString() : null,
+      monthToDateMicros: (ledger._sum.costMicros ?? 0n).toString(),
+      idleMonthToDateMicros: (ledger._sum.idleCostMicros ?? 0n).toString(),
+      idleNowPerHourMicros: idleNowPerHour(shaped.gpus, price).toString(),
+      unpricedHours: Math.round(((unpriced._sum.upSeconds ?? 0) / 3600) * 10) / 10,
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { lookupPrice } from "@/lib/pricing/lookup.ts";
+import type { PriceRow } from "@/lib/pricing/types.ts";
+import type { HostLike, HostPrice } from "./summarize.ts";
+
+/** Each host's catalogue price in effect at `at`; null where none matches (unpriced). */
+export function priceHosts(
+  hosts: readonly Pick<HostLike, "id" | "provider" | "instanceType" | "region" | "pricingModel">[],
+  rows: readonly PriceRow[],
+  at: Date,
+): Map<string, HostPrice | null> {
+  return new Map(
+    hosts.map((h) => {
+      const p = lookupPrice(rows, { ...h, at });
+      const price: HostPrice | null = p.priced
+        ? { perHourMicros: p.usdPerHourMicros, currency: p.currency, gpuCount: p.gpuCount }
+        : null;
+      return [h.id, price];
+    }),
+  );
+}

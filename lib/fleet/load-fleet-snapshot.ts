@@ -1,0 +1,95 @@
+import "server-only";
+import { db as defaultDb, type Db } from "@/lib/db.ts";
+import { env } from "@/lib/env.ts";
+import { getMetricsSource } from "@/lib/metrics/index.ts";
+import type { CurrentGpu, MetricsSource, SourceHealth } from "@/lib/metrics/source.ts";
+import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";
+import type { SourceHealthDto } from "@/lib/zod/schemas/common.ts";
+import type { GridGpu } from "@/lib/zod/schemas/fleet.ts";
+import { buildGrid } from "./grid.ts";
+import { toHealthDto } from "./health.ts";
+import { priceHosts } from "./host-prices.ts";
+import type { HostLike, PriceMap } from "./summarize.ts";
+
+export interface FleetDeps {
+  client?: Db;
+  source?: MetricsSource;
+  now?: Date;
+}
+
+export interface FleetSnapshot {
+  now: Date;
+  hosts: HostLike[];
+  current: CurrentGpu[];
+  grid: GridGpu[];
+  prices: PriceMap;
+  health: SourceHealthDto;
+}
+
+/** Data older than two scrape intervals (plus slack) is stale. */
+export function staleAfterMs(): number {
+  return 2 * env.GPUFLEET_COLLECT_INTERVAL_S * 1000 + 10_000;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The GPU inventory from the store, all marked not reporting: what we show when the source fails. */
+async function inventoryOnly(client: Db): Promise<CurrentGpu[]> {
+  const gpus = await client.gpu.findMany({ include: { host: { select: { hostname: true } } } });
+  return gpus.map((g) => ({
+    hostId: g.hostId,
+    hostname: g.host.hostname,
+    uuid: g.uuid,
+    index: g.index,
+    name: g.name,
+    util: null,
+    memUsedBytes: null,
+    memTotalBytes: Number(g.memoryTotalBytes),
+    powerWatts: null,
+    tempCelsius: null,
+    processes: null,
+    lastSeen: g.lastSeen,
+    reporting: false,
+    parentUuid: g.parentUuid,
+    migProfile: g.migProfile,
+  }));
+}
+
+/** Everything the fleet page and the instance table need, read once. Never throws for the source. */
+export async function loadFleetSnapshot(deps: FleetDeps = {}): Promise<FleetSnapshot> {
+  const client = deps.client ?? defaultDb;
+  const source = deps.source ?? getMetricsSource();
+  const now = deps.now ?? new Date();
+  const [hosts, priceRows, currentResult, healthResult] = await Promise.all([
+    client.host.findMany({ orderBy: { hostname: "asc" } }),
+    loadPriceRows(client),
+    source.currentGpus().then(
+      (gpus) => ({ gpus, error: null }),
+      (e: unknown) => ({ gpus: null, error: message(e) }),
+    ),
+    source
+      .health()
+      .catch((e: unknown): SourceHealth => ({ ok: false, lastSuccess: null, error: message(e) })),
+  ]);
+  let health = healthResult;
+  let current = currentResult.gpus;
+  if (current === null) {
+    current = await inventoryOnly(client);
+    const lastSeen = hosts.reduce<Date | null>(
+      (max, h) => (h.lastSeen && (!max || h.lastSeen > max) ? h.lastSeen : max),
+      null,
+    );
+    health = { ok: false, lastSuccess: health.lastSuccess ?? lastSeen, error: currentResult.error };
+  }
+  const grid = buildGrid(current);
+  return {
+    now,
+    hosts,
+    current,
+    grid,
+    prices: priceHosts(hosts, priceRows, now),
+    health: toHealthDto(health, source.mode, now.getTime(), staleAfterMs()),
+  };
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { openApiDocument } from "./openapi.ts";
+
+// The alerting routes are checked in openapi-alerting.test.ts.
+const ALERTING = /^\/api\/(alerts|recommendations|rules|budgets|channels)(\/|$)/;
+
+describe("openApiDocument", () => {
+  const doc = openApiDocument() as {
+    openapi: string;
+    paths: Record<string, { get: { parameters: { name: string; required: boolean }[] } }>;
+    components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+  };
+
+  it("is OpenAPI 3.1 and documents every dashboard route", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(
+      Object.keys(doc.paths)
+        .filter((p) => !ALERTING.test(p))
+        .sort(),
+    ).toEqual([
+      "/api/costs",
+      "/api/costs/export.csv",
+      "/api/fleet",
+      "/api/fleet/series",
+      "/api/instances",
+      "/api/instances/{id}",
+      "/api/instances/{id}/series",
+    ]);
+  });
+
+  it("derives query parameters and bodies from the zod schemas", () => {
+    const names = (p: string) => doc.paths[p]?.get.parameters.map((x) => x.name);
+    expect(names("/api/fleet/series")).toEqual(["range"]);
+    expect(names("/api/costs")).toEqual(["month"]);
+    expect(names("/api/instances")).toEqual(["sort", "dir", "provider", "team", "state", "q"]);
+    expect(doc.paths["/api/instances/{id}"]?.get.parameters[0]).toMatchObject({
+      name: "id",
+      required: true,
+    });
+    expect(Object.keys(doc.components.schemas.CostMonth?.properties ?? {})).toContain("breakdowns");
+    // the whole document must survive JSON (no functions, no BigInt)
+    expect(() => JSON.stringify(doc)).not.toThrow();
+  });
+});

@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { alertingPaths, alertingSchemas } from "./openapi-alerting.ts";
+import { apiErrorSchema } from "./schemas/common.ts";
+import { costMonthSchema } from "./schemas/costs.ts";
+import { fleetSummarySchema } from "./schemas/fleet.ts";
+import { instanceDetailSchema, instanceListSchema } from "./schemas/instance.ts";
+import { tableQuerySchema } from "./schemas/instance-query.ts";
+import { monthQuerySchema } from "./schemas/month.ts";
+import { rangeQuerySchema } from "./schemas/range.ts";
+import { fleetSeriesSchema, instanceSeriesSchema } from "./schemas/series.ts";
+
+// The OpenAPI 3.1 document of the dashboard's JSON API, generated from the same zod schemas the
+// routes validate with, so the document cannot drift from the code.
+
+type JsonObject = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  return rest;
+}
+
+/** Query parameters of a z.object schema, as OpenAPI parameter objects. */
+function queryParameters(schema: z.ZodObject): JsonObject[] {
+  const json = schemaOf(schema, "input");
+  const properties = (json.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, s]) => ({
+    name,
+    in: "query",
+    required: required.has(name),
+    ...(typeof s.description === "string" ? { description: s.description } : {}),
+    schema: s,
+  }));
+}
+
+const idParameter = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "instance (host) id",
+  schema: { type: "string" },
+};
+
+function ref(name: string) {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+function jsonResponse(name: string, description: string) {
+  return { description, content: { "application/json": { schema: ref(name) } } };
+}
+
+const errors = {
+  "400": jsonResponse("ApiError", "a query parameter is missing, unknown or malformed"),
+  "500": jsonResponse("ApiError", "unexpected server error"),
+};
+
+function get(summary: string, response: string, parameters: JsonObject[], extra: JsonObject = {}) {
+  return {
+    get: {
+      summary,
+      parameters,
+      responses: { "200": jsonResponse(response, "OK"), ...errors, ...extra },
+    },
+  };
+}
+
+export function openApiDocument(): JsonObject {
+  const notFound = { "404": jsonResponse("ApiError", "no such instance") };
+  const unavailable = { "503": jsonResponse("ApiError", "the metrics source did not answer") };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "gpufleet dashboard API",
+      version: "0.1.0",
+      description:
+        "Read API behind the gpufleet dashboard. Money is integer micro-units of the currency as a decimal string (1 USD = 1,000,000). Times are ISO 8601 UTC; month boundaries are UTC.",
+    },
+    paths: {
+      "/api/fleet": get("Fleet headline figures and the GPU grid", "FleetSummary", []),
+      "/api/fleet/series": get(
+        "Fleet utilization over a range (≤ 600 points per series)",
+        "FleetSeries",
+        queryParameters(rangeQuerySchema),
+        unavailable,
+      ),
+      "/api/instances": get(
+        "Instances with live GPU figures and price, filtered and sorted",
+        "InstanceList",
+        queryParameters(tableQuerySchema),
+      ),
+      "/api/instances/{id}": get(
+        "One instance: GPUs, MIG slices, processes and cost",
+        "InstanceDetail",
+        [idParameter],
+        notFound,
+      ),
+      "/api/instances/{id}/series": get(
+        "Per-GPU utilization, memory, power, temperature and SM clock over a range",
+        "InstanceSeries",
+        [idParameter, ...queryParameters(rangeQuerySchema)],
+        { ...notFound, ...unavailable },
+      ),
+      "/api/costs": get(
+        "Spend of a UTC month: totals, breakdowns, budget, forecast, instances, 6-month trend",
+        "CostMonth",
+        queryParameters(monthQuerySchema),
+      ),
+      "/api/costs/export.csv": {
+        get: {
+          summary: "The costs page's instance table as CSV: one row per instance per month",
+          parameters: queryParameters(monthQuerySchema),
+          responses: {
+            "200": {
+              description:
+                "CSV with header month,host_id,hostname,provider,instance_type,region,pricing_model,team,project,up_hours,gpu_hours,currency,cost,idle_cost,priced; money as plain decimals, empty when unpriced",
+              content: { "text/csv": { schema: { type: "string" } } },
+            },
+            ...errors,
+          },
+        },
+      },
+      ...alertingPaths(),
+    },
+    components: {
+      schemas: {
+        ApiError: schemaOf(apiErrorSchema),
+        FleetSummary: schemaOf(fleetSummarySchema),
+        FleetSeries: schemaOf(fleetSeriesSchema),
+        InstanceList: schemaOf(instanceListSchema),
+        InstanceDetail: schemaOf(instanceDetailSchema),
+        InstanceSeries: schemaOf(instanceSeriesSchema),
+        CostMonth: schemaOf(costMonthSchema),
+        ...alertingSchemas(),
+      },
+    },
+  };
+}
