@@ -3,6 +3,7 @@ import type { Db } from "../db.ts";
 import type { ScrapeResult } from "../metrics/scrape.ts";
 import { migProcesses, type HostSnapshot } from "../metrics/snapshot.ts";
 import { accumulate, meanOf, type MinuteAgg } from "./minute-acc.ts";
+import { accumulateHealth, healthColumns, type HealthAgg } from "../alerts/health-acc.ts";
 
 // Writes one collection tick of the embedded source into the store: host state, GPU inventory,
 // 1-minute GPU aggregates and the per-host up record the ledger is computed from.
@@ -12,10 +13,12 @@ export interface RecorderState {
   /** gpu uuid (or MIG key) → hostId, for GPUs already in the store */
   knownGpus: Map<string, string>;
   hostMinutes: Map<string, { minuteStart: number; samples: number; upSamples: number }>;
+  /** ECC and throttle columns per GPU uuid, for the health alert rules */
+  health: Map<string, HealthAgg>;
 }
 
 export function newRecorderState(): RecorderState {
-  return { minutes: new Map(), knownGpus: new Map(), hostMinutes: new Map() };
+  return { minutes: new Map(), knownGpus: new Map(), hostMinutes: new Map(), health: new Map() };
 }
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -63,7 +66,13 @@ async function upsertInventory(
   }
 }
 
-async function writeMinute(tx: Tx, hostId: string, uuid: string, agg: MinuteAgg) {
+async function writeMinute(
+  tx: Tx,
+  hostId: string,
+  uuid: string,
+  agg: MinuteAgg,
+  health?: HealthAgg,
+) {
   const big = (v: number | null) => (v === null ? null : BigInt(Math.round(v)));
   const data = {
     samples: agg.samples,
@@ -75,6 +84,7 @@ async function writeMinute(tx: Tx, hostId: string, uuid: string, agg: MinuteAgg)
     tempCelsius: meanOf(agg.tempCelsius),
     smClockHz: meanOf(agg.smClockHz),
     processes: agg.processes,
+    ...(health ? healthColumns(health) : {}),
   };
   const minuteStart = new Date(agg.minuteStart);
   await tx.gpuMinute.upsert({
@@ -168,7 +178,9 @@ export async function recordScrape(
         g.processes ?? procsByGpu.get(g.uuid) ?? 0,
       );
       state.minutes.set(g.uuid, agg);
-      await writeMinute(tx, hostId, g.uuid, agg);
+      const health = accumulateHealth(state.health.get(g.uuid), at, g);
+      state.health.set(g.uuid, health);
+      await writeMinute(tx, hostId, g.uuid, agg, health);
     }
     for (const m of snap.migs) {
       const agg = accumulate(state.minutes.get(m.key), at, m, migProcesses(m.memUsedBytes));

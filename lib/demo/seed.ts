@@ -11,6 +11,7 @@ import { lookupPrice } from "../pricing/lookup.ts";
 import { seedCatalogue } from "../pricing/seed.ts";
 import { hostTimeline } from "./timeline.ts";
 import { seedDemoBudgets } from "./budgets.ts";
+import { seedDemoAlerting } from "./alert-defaults.ts";
 import { bulkInsert } from "./bulk.ts";
 
 // Seeds the demo on an empty store: the simulated fleet's hosts and GPUs, 60 days of ledger
@@ -124,6 +125,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
     update: { value: new Date(lastClosed).toISOString() },
   });
   await seedDemoBudgets(db, new Date(now));
+  await seedDemoAlerting(db);
   log(
     `ledger backfilled from ${new Date(historyStart).toISOString()} to ${new Date(lastClosed).toISOString()}`,
   );

@@ -29,6 +29,11 @@ export interface GpuReading {
   tempCelsius: number | null;
   smClockHz: number | null;
   processes: number | null;
+  /** gpu_ecc_errors_total by type; absent when the exporter does not report ECC */
+  eccCorrected?: number;
+  eccUncorrected?: number;
+  /** gpu_clock_event_active by reason (true = holding clocks down) */
+  clockEvents?: Record<string, boolean>;
 }
 
 export interface MigReading {
@@ -136,6 +141,15 @@ export function snapshotFromSamples(samples: Sample[]): HostSnapshot {
       const g = gpuFor(labels);
       const field = GPU_FIELDS[name];
       if (g && field && Number.isFinite(value)) (g[field] as number | null) = value;
+    } else if (name === "gpu_ecc_errors_total" && labels.gpu_instance_id === undefined) {
+      const g = gpuFor(labels);
+      if (g && Number.isFinite(value)) {
+        if (labels.type === "uncorrected") g.eccUncorrected = value;
+        else if (labels.type === "corrected") g.eccCorrected = value;
+      }
+    } else if (name === "gpu_clock_event_active" && labels.reason) {
+      const g = gpuFor(labels);
+      if (g) g.clockEvents = { ...g.clockEvents, [labels.reason]: value === 1 };
     } else if (name === "gpu_mig_memory_used_bytes" || name === "gpu_mig_memory_total_bytes") {
       const parent = labels.uuid;
       const gi = Number(labels.gpu_instance_id);

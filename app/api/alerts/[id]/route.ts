@@ -1,0 +1,9 @@
+import { getAlert } from "@/lib/alerts/get-alert.ts";
+import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
+import { handleMine, type IdCtx } from "../_lib/http.ts";
+
+export const GET = handleMine(async (req: Request, ctx: IdCtx) => {
+  parseQuery(noQuery, req.url);
+  const { id } = await ctx.params;
+  return json(await getAlert(id));
+});

@@ -1,0 +1,46 @@
+import type { z } from "zod";
+import { ConflictError, InvalidInputError } from "@/lib/alerts/errors.ts";
+import { BadRequestError, handle, json } from "../../_lib/handle.ts";
+
+// Shared by the alerts, recommendations, rules, budgets and channels routes: JSON bodies are
+// validated with the entity's zod schema (400 with per-field issues), domain conflicts are 409.
+
+export async function readBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  const text = await req.text();
+  let raw: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new BadRequestError("the request body is not valid JSON");
+    }
+  }
+  const r = schema.safeParse(raw);
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((i) => ({
+    path: i.path.map(String).join(".") || (i.code === "unrecognized_keys" ? i.keys.join(",") : ""),
+    message: i.code === "unrecognized_keys" ? `unknown field(s): ${i.keys.join(", ")}` : i.message,
+  }));
+  const summary = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+  throw new BadRequestError(`invalid body: ${summary}`, issues);
+}
+
+type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
+
+export function handleMine<C>(fn: Handler<C>): Handler<C> {
+  return handle(async (req: Request, ctx: C) => {
+    try {
+      return await fn(req, ctx);
+    } catch (e) {
+      if (e instanceof InvalidInputError) throw new BadRequestError(e.message, e.issues);
+      if (e instanceof ConflictError) return json({ error: e.message }, { status: 409 });
+      throw e;
+    }
+  });
+}
+
+export type IdCtx = { params: Promise<{ id: string }> };
+
+export function noContent(): Response {
+  return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+}

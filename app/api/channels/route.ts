@@ -1,0 +1,15 @@
+import { listChannels } from "@/lib/notify/list-channels.ts";
+import { createChannel } from "@/lib/notify/save-channel.ts";
+import { channelInputSchema } from "@/lib/zod/schemas/channel.ts";
+import { json, noQuery, parseQuery } from "../_lib/handle.ts";
+import { handleMine, readBody } from "../alerts/_lib/http.ts";
+
+export const GET = handleMine(async (req: Request) => {
+  parseQuery(noQuery, req.url);
+  return json(await listChannels());
+});
+
+export const POST = handleMine(async (req: Request) => {
+  const input = await readBody(req, channelInputSchema);
+  return json(await createChannel(input), { status: 201 });
+});

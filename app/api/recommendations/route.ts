@@ -1,0 +1,8 @@
+import { listRecommendations } from "@/lib/recommendations/list-recommendations.ts";
+import { recommendationListQuerySchema } from "@/lib/zod/schemas/recommendation.ts";
+import { json, parseQuery } from "../_lib/handle.ts";
+import { handleMine } from "../alerts/_lib/http.ts";
+
+export const GET = handleMine(async (req: Request) => {
+  return json(await listRecommendations(parseQuery(recommendationListQuerySchema, req.url)));
+});

@@ -1,0 +1,180 @@
+import "server-only";
+import type { Db } from "../db.ts";
+import { loadBudgetFigures } from "../budgets/load-status.ts";
+import type { EvaluateResult } from "../zod/schemas/alert.ts";
+import {
+  eccParamsSchema,
+  temperatureParamsSchema,
+  throttleParamsSchema,
+} from "../zod/schemas/rule.ts";
+import { evaluateBudgets, type BudgetSubject } from "./evaluate-budget.ts";
+import {
+  evaluateEcc,
+  evaluateExporterDown,
+  evaluateGpuMissing,
+  evaluateTemperature,
+  evaluateThrottle,
+} from "./evaluate-health.ts";
+import { evaluateIdle, idleWindow } from "./evaluate-idle.ts";
+import {
+  ruleFacts,
+  type Condition,
+  type GpuFacts,
+  type HostFacts,
+  type RuleFacts,
+} from "./facts.ts";
+import { loadFacts } from "./load-facts.ts";
+import type { AlertMetrics, GpuWindowStats } from "./metrics.ts";
+import { addEvent, reconcileRule } from "./reconcile.ts";
+
+// One evaluation pass: every enabled rule against the store and the metrics source. A rule whose
+// inputs fail to load is skipped (its alerts stay as they are) rather than resolved by mistake.
+
+export const LAST_EVALUATED = "alerts.lastEvaluatedAt";
+
+export interface EvaluateOptions {
+  now: Date;
+  metrics: AlertMetrics;
+  /** the collector's interval: "not reporting for N intervals" is measured in it */
+  intervalS: number;
+}
+
+interface Inputs {
+  db: Db;
+  opts: EvaluateOptions;
+  hosts: Map<string, HostFacts>;
+  gpus: Map<string, GpuFacts>;
+  window: (minutes: number) => Promise<GpuWindowStats[]>;
+  budgets: () => Promise<BudgetSubject[]>;
+}
+
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | null = null;
+  return () => (p ??= fn());
+}
+
+async function loadBudgets(db: Db, hosts: Map<string, HostFacts>, now: Date) {
+  const rows = await db.budget.findMany({ orderBy: { createdAt: "asc" } });
+  return Promise.all(
+    rows.map(async (b): Promise<BudgetSubject> => {
+      const owners = new Set<string>();
+      for (const h of hosts.values()) {
+        const inScope =
+          b.scopeKind === "fleet"
+            ? false
+            : (b.scopeKind === "team" && h.team === b.scopeValue) ||
+              (b.scopeKind === "project" && h.project === b.scopeValue) ||
+              (b.scopeKind === "provider" && h.provider === b.scopeValue);
+        if (inScope && h.owner) owners.add(h.owner);
+      }
+      return { ...b, figures: await loadBudgetFigures(db, b, now), owners: [...owners].sort() };
+    }),
+  );
+}
+
+async function conditionsFor(rule: RuleFacts, x: Inputs): Promise<Condition[]> {
+  const { now, intervalS } = x.opts;
+  const stats = async (minutes: number) => ({
+    rule,
+    stats: await x.window(minutes),
+    hosts: x.hosts,
+    gpus: x.gpus,
+  });
+  switch (rule.kind) {
+    case "idle": {
+      const w = idleWindow(rule, now);
+      const minutes = Math.round((w.to.getTime() - w.from.getTime()) / 60_000);
+      return evaluateIdle(rule, await x.window(minutes), x.hosts, x.gpus, now, intervalS);
+    }
+    case "budget":
+      return evaluateBudgets(rule, await x.budgets());
+    case "exporter_down":
+      return evaluateExporterDown(rule, x.hosts.values(), now, intervalS);
+    case "gpu_missing":
+      return evaluateGpuMissing(rule, x.hosts, x.gpus.values(), now, intervalS);
+    case "ecc":
+      return evaluateEcc(await stats(eccParamsSchema.parse(rule.params).windowMinutes));
+    case "temperature":
+      return evaluateTemperature(
+        await stats(temperatureParamsSchema.parse(rule.params).durationMinutes),
+      );
+    case "throttle":
+      return evaluateThrottle(await stats(throttleParamsSchema.parse(rule.params).durationMinutes));
+  }
+}
+
+/** Resolves what a disabled rule left open, so switching a rule off clears its alerts. */
+async function closeDisabled(db: Db, now: Date): Promise<number> {
+  const stale = await db.alert.findMany({
+    where: { state: { in: ["firing", "acknowledged"] }, rule: { enabled: false } },
+    select: { id: true, state: true, fingerprint: true },
+  });
+  let n = 0;
+  for (const a of stale) {
+    const done = await db.alert.updateMany({
+      where: { id: a.id, openKey: a.fingerprint },
+      data: { state: "resolved", endsAt: now, openKey: null },
+    });
+    if (done.count === 1) {
+      n++;
+      await addEvent(db, a.id, a.state, "resolved", now, "rule disabled");
+    }
+  }
+  return n;
+}
+
+export async function evaluateAlerts(db: Db, opts: EvaluateOptions): Promise<EvaluateResult> {
+  const { now } = opts;
+  const out: EvaluateResult = {
+    rules: 0,
+    fired: 0,
+    resolved: 0,
+    notificationsQueued: 0,
+    errors: [],
+  };
+  out.resolved += await closeDisabled(db, now);
+  const rows = await db.alertRule.findMany({
+    where: { enabled: true },
+    orderBy: { createdAt: "asc" },
+  });
+  if (rows.length > 0) {
+    const { hosts, gpus } = await loadFacts(db, now);
+    const windows = new Map<number, Promise<GpuWindowStats[]>>();
+    const inputs: Inputs = {
+      db,
+      opts,
+      hosts,
+      gpus,
+      window: (minutes) => {
+        let p = windows.get(minutes);
+        if (!p) {
+          p = opts.metrics.gpuWindow(new Date(now.getTime() - minutes * 60_000), now);
+          windows.set(minutes, p);
+        }
+        return p;
+      },
+      budgets: once(() => loadBudgets(db, hosts, now)),
+    };
+    const hostnames = new Map([...hosts.values()].map((h) => [h.id, h.hostname]));
+    for (const row of rows) {
+      const rule = ruleFacts(row);
+      if (!rule) continue;
+      out.rules++;
+      try {
+        const conditions = await conditionsFor(rule, inputs);
+        const r = await reconcileRule(db, rule, conditions, now, hostnames);
+        out.fired += r.fired;
+        out.resolved += r.resolved;
+        out.notificationsQueued += r.queued;
+      } catch (e) {
+        out.errors.push(`${rule.name}: ${(e as Error).message}`);
+      }
+    }
+  }
+  await db.jobState.upsert({
+    where: { name: LAST_EVALUATED },
+    create: { name: LAST_EVALUATED, value: now.toISOString() },
+    update: { value: now.toISOString() },
+  });
+  return out;
+}

@@ -1,0 +1,42 @@
+import "server-only";
+import { db as defaultDb, type Db } from "../db.ts";
+import { NotFoundError } from "../fleet/errors.ts";
+import type { BudgetDto, BudgetList, BudgetScope } from "../zod/schemas/budget.ts";
+import { loadBudgetFigures, type BudgetRow } from "./load-status.ts";
+import { parseThresholds, statusDto } from "./status.ts";
+
+async function toDto(
+  client: Db,
+  b: BudgetRow & { createdAt: Date; updatedAt: Date },
+  now: Date,
+): Promise<BudgetDto> {
+  return {
+    id: b.id,
+    name: b.name,
+    scopeKind: b.scopeKind as BudgetScope,
+    scopeValue: b.scopeValue,
+    amountMicros: b.amountMicros.toString(),
+    currency: b.currency,
+    thresholds: parseThresholds(b.thresholds),
+    status: statusDto(await loadBudgetFigures(client, b, now)),
+    createdAt: b.createdAt.toISOString(),
+    updatedAt: b.updatedAt.toISOString(),
+  };
+}
+
+export async function listBudgets({
+  client = defaultDb,
+  now = new Date(),
+}: { client?: Db; now?: Date } = {}): Promise<BudgetList> {
+  const rows = await client.budget.findMany({ orderBy: [{ scopeKind: "asc" }, { name: "asc" }] });
+  return { budgets: await Promise.all(rows.map((b) => toDto(client, b, now))) };
+}
+
+export async function getBudget(
+  id: string,
+  { client = defaultDb, now = new Date() }: { client?: Db; now?: Date } = {},
+): Promise<BudgetDto> {
+  const b = await client.budget.findUnique({ where: { id } });
+  if (!b) throw new NotFoundError(`budget ${id}`);
+  return toDto(client, b, now);
+}

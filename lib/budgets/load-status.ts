@@ -1,0 +1,56 @@
+import "server-only";
+import { monthBounds } from "../cost/forecast.ts";
+import type { Db } from "../db.ts";
+import { budgetFigures, parseThresholds, type BudgetFigures } from "./status.ts";
+
+// Reads a budget's month from the ledger's host rows (GPU rows would count money twice).
+
+const HOUR = 3_600_000;
+
+export interface BudgetRow {
+  id: string;
+  name: string;
+  scopeKind: string;
+  scopeValue: string;
+  amountMicros: bigint;
+  currency: string;
+  thresholds: string;
+}
+
+export function scopeWhere(kind: string, value: string): Record<string, string> {
+  switch (kind) {
+    case "team":
+      return { team: value };
+    case "project":
+      return { project: value };
+    case "provider":
+      return { provider: value };
+    default:
+      return {};
+  }
+}
+
+/** The budget's figures for the UTC month containing `now`. */
+export async function loadBudgetFigures(db: Db, b: BudgetRow, now: Date): Promise<BudgetFigures> {
+  const { start, end } = monthBounds(now);
+  const agg = await db.usageHour.aggregate({
+    where: {
+      gpuKey: "host",
+      hourStart: { gte: start, lt: end },
+      ...scopeWhere(b.scopeKind, b.scopeValue),
+    },
+    _sum: { costMicros: true, idleCostMicros: true },
+    _min: { hourStart: true },
+    _max: { hourStart: true },
+  });
+  const last = agg._max.hourStart;
+  return budgetFigures({
+    amountMicros: b.amountMicros,
+    thresholds: parseThresholds(b.thresholds),
+    spendMicros: agg._sum.costMicros ?? 0n,
+    idleMicros: agg._sum.idleCostMicros ?? 0n,
+    dataFrom: agg._min.hourStart,
+    dataTo: last ? new Date(last.getTime() + HOUR) : null,
+    now,
+  });
+}

@@ -1,0 +1,68 @@
+import "server-only";
+import { ConflictError, parseOrThrow } from "../alerts/errors.ts";
+import { formatMicros, parseMicros } from "../cost/money.ts";
+import { db as defaultDb, type Db } from "../db.ts";
+import { NotFoundError } from "../fleet/errors.ts";
+import { isUniqueViolation } from "../notify/enqueue.ts";
+import {
+  budgetInputSchema,
+  type BudgetDto,
+  type BudgetInput,
+  type BudgetUpdate,
+} from "../zod/schemas/budget.ts";
+import { getBudget } from "./list-budgets.ts";
+import { parseThresholds } from "./status.ts";
+
+function toRow(b: BudgetInput) {
+  return {
+    name: b.name,
+    scopeKind: b.scopeKind,
+    scopeValue: b.scopeKind === "fleet" ? "" : b.scopeValue,
+    amountMicros: parseMicros(b.amount),
+    thresholds: JSON.stringify(b.thresholds),
+  };
+}
+
+function duplicate(b: BudgetInput): ConflictError {
+  const scope = b.scopeKind === "fleet" ? "the fleet" : `${b.scopeKind} ${b.scopeValue}`;
+  return new ConflictError(`a budget for ${scope} already exists: edit it instead`);
+}
+
+export async function createBudget(input: BudgetInput, client: Db = defaultDb): Promise<BudgetDto> {
+  try {
+    const row = await client.budget.create({ data: toRow(input) });
+    return getBudget(row.id, { client });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw duplicate(input);
+    throw e;
+  }
+}
+
+export async function updateBudget(
+  id: string,
+  patch: BudgetUpdate,
+  client: Db = defaultDb,
+): Promise<BudgetDto> {
+  const row = await client.budget.findUnique({ where: { id } });
+  if (!row) throw new NotFoundError(`budget ${id}`);
+  const current = {
+    name: row.name,
+    scopeKind: row.scopeKind,
+    scopeValue: row.scopeValue,
+    amount: formatMicros(row.amountMicros).replace(/\.?0+$/, ""),
+    thresholds: parseThresholds(row.thresholds),
+  };
+  const next = parseOrThrow(budgetInputSchema, { ...current, ...patch }, "budget");
+  try {
+    await client.budget.update({ where: { id }, data: toRow(next) });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw duplicate(next);
+    throw e;
+  }
+  return getBudget(id, { client });
+}
+
+export async function deleteBudget(id: string, client: Db = defaultDb): Promise<void> {
+  const done = await client.budget.deleteMany({ where: { id } });
+  if (done.count === 0) throw new NotFoundError(`budget ${id}`);
+}

@@ -1,0 +1,181 @@
+import "server-only";
+import type { Db } from "../db.ts";
+import { CHANNEL_KINDS, type ChannelKind } from "../zod/schemas/channel.ts";
+import { buildMessage, type MessageHost } from "./message.ts";
+import { buildPayload } from "./payload.ts";
+import { postJson, type Sender } from "./send.ts";
+import { isHttpUrl, redactText } from "./url.ts";
+
+// At-least-once delivery. A sender first CLAIMS a due row with one conditional UPDATE (status,
+// attempt count and due time must still be what it read), so two processes never send the same
+// row at once; the claim expires (nextAttemptAt) if the sender dies, and another takes it over.
+// Failures retry with exponential backoff; every attempt is recorded.
+
+export interface DeliveryOptions {
+  batch: number;
+  concurrency: number;
+  timeoutMs: number;
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** how long a claim holds before another sender may take the row over */
+  claimTtlMs: number;
+  send: Sender;
+  clock: () => Date;
+}
+
+export const DEFAULT_DELIVERY: DeliveryOptions = {
+  batch: 20,
+  concurrency: 4,
+  timeoutMs: 5_000,
+  maxAttempts: 8,
+  baseDelayMs: 30_000,
+  maxDelayMs: 3_600_000,
+  claimTtlMs: 60_000,
+  send: postJson,
+  clock: () => new Date(),
+};
+
+export interface DeliveryReport {
+  claimed: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+}
+
+/** Delay before attempt n+1 after n failures: base × 2^(n−1), capped. */
+export function backoffMs(
+  failures: number,
+  o: Pick<DeliveryOptions, "baseDelayMs" | "maxDelayMs">,
+) {
+  return Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** Math.max(0, failures - 1));
+}
+
+function channelKind(k: string): ChannelKind {
+  return (CHANNEL_KINDS as readonly string[]).includes(k) ? (k as ChannelKind) : "webhook";
+}
+
+type Due = Awaited<ReturnType<typeof loadDue>>[number];
+
+function loadDue(db: Db, now: Date, take: number) {
+  return db.notification.findMany({
+    where: { status: { in: ["pending", "sending"] }, nextAttemptAt: { lte: now } },
+    orderBy: { nextAttemptAt: "asc" },
+    take,
+    include: { channel: true, alert: { include: { rule: { select: { name: true } } } } },
+  });
+}
+
+async function deliverOne(
+  db: Db,
+  n: Due,
+  hosts: Map<string, MessageHost>,
+  o: DeliveryOptions,
+  report: DeliveryReport,
+): Promise<void> {
+  const claimedAt = o.clock();
+  const claim = await db.notification.updateMany({
+    where: { id: n.id, status: n.status, attempts: n.attempts, nextAttemptAt: { lte: claimedAt } },
+    data: { status: "sending", nextAttemptAt: new Date(claimedAt.getTime() + o.claimTtlMs) },
+  });
+  if (claim.count !== 1) return;
+  report.claimed++;
+  const mine = { id: n.id, status: "sending", attempts: n.attempts };
+  if (!n.channel.enabled) {
+    await db.notification.updateMany({
+      where: mine,
+      data: { status: "suppressed", lastError: "channel disabled before delivery" },
+    });
+    return;
+  }
+  if (!isHttpUrl(n.channel.url)) {
+    // Stored before validation existed, or edited in the database: never fetch file: and friends.
+    await db.notification.updateMany({
+      where: mine,
+      data: { status: "failed", lastError: "the channel URL is not http(s)" },
+    });
+    report.failed++;
+    return;
+  }
+  const host = n.alert.hostId ? (hosts.get(n.alert.hostId) ?? null) : null;
+  const message = buildMessage(
+    n.id,
+    n.transition,
+    { ...n.alert, ruleName: n.alert.rule.name },
+    host,
+  );
+  const result = await o.send(
+    n.channel.url,
+    buildPayload(channelKind(n.channel.kind), message, claimedAt),
+    {
+      timeoutMs: o.timeoutMs,
+      idempotencyKey: n.id,
+    },
+  );
+  const error = result.error === null ? null : redactText(result.error, n.channel.url);
+  const at = o.clock();
+  await db.notificationAttempt.create({
+    data: {
+      notificationId: n.id,
+      at,
+      httpStatus: result.httpStatus,
+      error,
+      durationMs: result.durationMs,
+    },
+  });
+  const attempts = n.attempts + 1;
+  if (result.ok) {
+    await db.notification.updateMany({
+      where: mine,
+      data: { status: "delivered", attempts, deliveredAt: at, lastError: null },
+    });
+    report.delivered++;
+    return;
+  }
+  const giveUp = attempts >= o.maxAttempts;
+  await db.notification.updateMany({
+    where: mine,
+    data: {
+      status: giveUp ? "failed" : "pending",
+      attempts,
+      lastError: error,
+      nextAttemptAt: new Date(at.getTime() + (giveUp ? 0 : backoffMs(attempts, o))),
+    },
+  });
+  if (giveUp) report.failed++;
+  else report.retrying++;
+}
+
+/** Sends up to `batch` due notifications, `concurrency` at a time. */
+export async function deliverDue(
+  db: Db,
+  options: Partial<DeliveryOptions> = {},
+): Promise<DeliveryReport> {
+  const o: DeliveryOptions = { ...DEFAULT_DELIVERY, ...options };
+  const report: DeliveryReport = { claimed: 0, delivered: 0, retrying: 0, failed: 0 };
+  const due = await loadDue(db, o.clock(), o.batch);
+  if (due.length === 0) return report;
+  const hostIds = [...new Set(due.flatMap((n) => (n.alert.hostId ? [n.alert.hostId] : [])))];
+  const hosts = new Map(
+    (
+      await db.host.findMany({
+        where: { id: { in: hostIds } },
+        select: {
+          id: true,
+          hostname: true,
+          owner: true,
+          team: true,
+          project: true,
+          provider: true,
+          instanceType: true,
+        },
+      })
+    ).map((h) => [h.id, h]),
+  );
+  const queue = [...due];
+  const worker = async () => {
+    for (let n = queue.shift(); n; n = queue.shift()) await deliverOne(db, n, hosts, o, report);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+  return report;
+}

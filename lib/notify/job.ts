@@ -1,0 +1,30 @@
+import "server-only";
+import type { TickContext } from "../collector/loop.ts";
+import { deliverDue, type DeliveryOptions } from "./deliver.ts";
+
+// The collector's delivery job starts a delivery run and returns at once: webhooks that hang
+// (bounded by the per-request timeout) never hold up the next collection tick. One run at a time.
+
+let running: Promise<void> | null = null;
+
+export function runDeliveryJob(
+  ctx: TickContext,
+  options: Partial<DeliveryOptions> = {},
+  log: (m: string) => void = (m) => console.error(`[notify] ${m}`),
+): Promise<void> {
+  if (running) return Promise.resolve();
+  running = deliverDue(ctx.db, options)
+    .then((r) => {
+      if (r.failed > 0) log(`${r.failed} notification(s) gave up after the last retry`);
+    })
+    .catch((e: unknown) => log(`delivery run failed: ${(e as Error).message}`))
+    .finally(() => {
+      running = null;
+    });
+  return Promise.resolve();
+}
+
+/** For tests and shutdown: the run in flight, if any. */
+export function deliveryInFlight(): Promise<void> | null {
+  return running;
+}

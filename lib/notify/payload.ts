@@ -1,0 +1,120 @@
+import type { ChannelKind } from "../zod/schemas/channel.ts";
+import type { NotificationMessage } from "./message.ts";
+
+// Wire formats: a generic JSON document, a Slack-compatible incoming-webhook body, and the
+// Alertmanager webhook payload (version 4) that tools built for Alertmanager already accept.
+
+const ZERO_TIME = "0001-01-01T00:00:00Z";
+
+export function webhookBody(m: NotificationMessage, sentAt: Date) {
+  return {
+    version: "1",
+    source: "gpufleet",
+    notificationId: m.notificationId,
+    transition: m.transition,
+    status: m.status,
+    test: m.test,
+    title: m.title,
+    text: m.text,
+    kind: m.kind,
+    severity: m.severity,
+    owner: m.owner,
+    hostname: m.hostname,
+    alert: m.alert,
+    path: m.path,
+    sentAt: sentAt.toISOString(),
+  };
+}
+
+export function slackBody(m: NotificationMessage) {
+  const icon =
+    m.status === "resolved"
+      ? ":white_check_mark:"
+      : m.severity === "critical"
+        ? ":red_circle:"
+        : ":warning:";
+  return {
+    text: `${m.test ? "[TEST] " : ""}${m.title}: ${m.alert.summary}`,
+    blocks: [
+      {
+        type: "section",
+        text: {
+          type: "mrkdwn",
+          text: `${icon} *${m.test ? "[TEST] " : ""}${m.title}*\n${m.alert.summary}`,
+        },
+      },
+      {
+        type: "context",
+        elements: [
+          {
+            type: "mrkdwn",
+            text: [
+              m.owner ? `owner: *${m.owner}*` : null,
+              m.alert.team ? `team: ${m.alert.team}` : null,
+              m.alert.project ? `project: ${m.alert.project}` : null,
+              `rule: ${m.alert.rule}`,
+            ]
+              .filter((x): x is string => x !== null)
+              .join(" · "),
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function labelValues(m: NotificationMessage): Record<string, string> {
+  const d = m.alert.details;
+  const labels: Record<string, string> = {
+    alertname: `gpufleet_${m.kind}`,
+    severity: m.severity,
+    rule: m.alert.rule,
+  };
+  if (m.hostname) labels.hostname = m.hostname;
+  if (m.alert.gpuUuid) labels.uuid = m.alert.gpuUuid;
+  if (typeof d.gpuIndex === "number") labels.gpu = String(d.gpuIndex);
+  if (m.alert.team) labels.team = m.alert.team;
+  if (m.alert.project) labels.project = m.alert.project;
+  if (m.owner) labels.owner = m.owner;
+  if (typeof d.budgetName === "string") labels.budget = d.budgetName;
+  if (typeof d.idleKind === "string") labels.idle = d.idleKind;
+  if (m.test) labels.test = "true";
+  return labels;
+}
+
+export function alertmanagerBody(m: NotificationMessage) {
+  const labels = labelValues(m);
+  const annotations = { summary: m.alert.summary, description: m.text };
+  const alert = {
+    status: m.status,
+    labels,
+    annotations,
+    startsAt: m.alert.startsAt,
+    endsAt: m.status === "resolved" ? (m.alert.endsAt ?? ZERO_TIME) : ZERO_TIME,
+    generatorURL: m.path,
+    fingerprint: m.alert.fingerprint,
+  };
+  return {
+    version: "4",
+    groupKey: `{}:{alertname="${labels.alertname}",fingerprint="${m.alert.fingerprint}"}`,
+    truncatedAlerts: 0,
+    status: m.status,
+    receiver: "gpufleet",
+    groupLabels: { alertname: labels.alertname },
+    commonLabels: labels,
+    commonAnnotations: annotations,
+    externalURL: "",
+    alerts: [alert],
+  };
+}
+
+export function buildPayload(kind: ChannelKind, m: NotificationMessage, sentAt: Date): unknown {
+  switch (kind) {
+    case "slack":
+      return slackBody(m);
+    case "alertmanager":
+      return alertmanagerBody(m);
+    default:
+      return webhookBody(m, sentAt);
+  }
+}

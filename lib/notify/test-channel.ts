@@ -1,0 +1,61 @@
+import "server-only";
+import { db as defaultDb, type Db } from "../db.ts";
+import { NotFoundError } from "../fleet/errors.ts";
+import { CHANNEL_KINDS, type ChannelKind, type ChannelTestResult } from "../zod/schemas/channel.ts";
+import { DEFAULT_DELIVERY } from "./deliver.ts";
+import { buildMessage } from "./message.ts";
+import { buildPayload } from "./payload.ts";
+import { postJson, type Sender } from "./send.ts";
+import { isHttpUrl, redactText } from "./url.ts";
+
+// The settings page's test button: one real POST of a clearly marked test message, synchronous,
+// with the same timeout as deliveries. Nothing is queued or retried.
+
+export async function testChannel(
+  id: string,
+  {
+    client = defaultDb,
+    send = postJson,
+    now = new Date(),
+  }: { client?: Db; send?: Sender; now?: Date } = {},
+): Promise<ChannelTestResult> {
+  const c = await client.channel.findUnique({ where: { id } });
+  if (!c) throw new NotFoundError(`channel ${id}`);
+  const kind: ChannelKind = (CHANNEL_KINDS as readonly string[]).includes(c.kind)
+    ? (c.kind as ChannelKind)
+    : "webhook";
+  const message = buildMessage(
+    `test-${now.getTime()}`,
+    "firing",
+    {
+      id: "test",
+      kind: "idle",
+      severity: "info",
+      state: "firing",
+      summary: `Test message from gpufleet to channel “${c.name}”: if you can read this, delivery works.`,
+      details: "{}",
+      fingerprint: "test",
+      startsAt: now,
+      endsAt: null,
+      hostId: null,
+      gpuUuid: null,
+      team: c.scopeKind === "team" ? c.scopeValue : null,
+      project: c.scopeKind === "project" ? c.scopeValue : null,
+      ruleName: "test",
+    },
+    null,
+    true,
+  );
+  if (!isHttpUrl(c.url)) {
+    return { ok: false, httpStatus: null, error: "the channel URL is not http(s)", durationMs: 0 };
+  }
+  const r = await send(c.url, buildPayload(kind, message, now), {
+    timeoutMs: DEFAULT_DELIVERY.timeoutMs,
+  });
+  return {
+    ok: r.ok,
+    httpStatus: r.httpStatus,
+    error: r.error === null ? null : redactText(r.error, c.url),
+    durationMs: r.durationMs,
+  };
+}

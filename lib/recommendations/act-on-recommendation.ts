@@ -1,0 +1,88 @@
+import "server-only";
+import { ConflictError } from "../alerts/errors.ts";
+import { db as defaultDb, type Db } from "../db.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { NotFoundError } from "../fleet/errors.ts";
+import type { RecommendationDto } from "../zod/schemas/recommendation.ts";
+import { getRecommendation } from "./list-recommendations.ts";
+
+// Accept (its saving counts as achieved), dismiss with a reason (never recreated), snooze until a
+// date (reopens then, if it still applies), or reopen a dismissed / accepted / snoozed one.
+
+interface Opts {
+  client?: Db;
+  now?: Date;
+}
+
+async function act(
+  client: Db,
+  id: string,
+  from: string[],
+  data: Prisma.RecommendationUpdateManyMutationInput,
+): Promise<RecommendationDto> {
+  const r = await client.recommendation.findUnique({ where: { id }, select: { state: true } });
+  if (!r) throw new NotFoundError(`recommendation ${id}`);
+  const done = await client.recommendation.updateMany({
+    where: { id, state: { in: from } },
+    data,
+  });
+  if (done.count !== 1) throw new ConflictError(`recommendation is ${r.state}`);
+  return getRecommendation(id, client);
+}
+
+export function acceptRecommendation(
+  id: string,
+  by: string,
+  { client = defaultDb, now = new Date() }: Opts = {},
+) {
+  return act(client, id, ["open", "snoozed"], {
+    state: "accepted",
+    actedBy: by,
+    actedAt: now,
+    snoozedUntil: null,
+  });
+}
+
+export function dismissRecommendation(
+  id: string,
+  by: string,
+  reason: string,
+  { client = defaultDb, now = new Date() }: Opts = {},
+) {
+  return act(client, id, ["open", "snoozed"], {
+    state: "dismissed",
+    dismissReason: reason,
+    actedBy: by,
+    actedAt: now,
+    snoozedUntil: null,
+  });
+}
+
+export function snoozeRecommendation(
+  id: string,
+  by: string,
+  until: Date,
+  { client = defaultDb, now = new Date() }: Opts = {},
+) {
+  if (until <= now) throw new ConflictError("snooze must end in the future");
+  return act(client, id, ["open", "snoozed"], {
+    state: "snoozed",
+    snoozedUntil: until,
+    actedBy: by,
+    actedAt: now,
+  });
+}
+
+export function reopenRecommendation(
+  id: string,
+  by: string,
+  { client = defaultDb, now = new Date() }: Opts = {},
+) {
+  return act(client, id, ["dismissed", "accepted", "snoozed"], {
+    state: "open",
+    dismissReason: null,
+    snoozedUntil: null,
+    actedBy: by,
+    actedAt: now,
+  });
+}

@@ -1,0 +1,119 @@
+import "server-only";
+import { isUniqueViolation } from "../notify/enqueue.ts";
+import type { Db } from "../db.ts";
+import { parseLabels } from "../alerts/facts.ts";
+import { loadPriceRows } from "../pricing/catalogue-db.ts";
+import type { RecomputeResult } from "../zod/schemas/recommendation.ts";
+import { recommendForHost } from "./compute.ts";
+import { RECO_DEFAULTS, type Candidate, type RecoOptions } from "./types.ts";
+
+// Recomputes every host's recommendations from the ledger. Open ones are refreshed or removed
+// when they no longer apply; dismissed, accepted and (still) snoozed ones are left alone, so a
+// dismissed recommendation is never recreated. An expired snooze reopens with fresh figures.
+
+export const LAST_RUN = "recommendations.lastRun";
+const BATCH = 50;
+
+export async function recomputeRecommendations(
+  db: Db,
+  now: Date = new Date(),
+  o: RecoOptions = RECO_DEFAULTS,
+): Promise<RecomputeResult> {
+  const result: RecomputeResult = { hosts: 0, created: 0, updated: 0, removed: 0, kept: 0 };
+  const [hosts, prices, existing] = await Promise.all([
+    db.host.findMany({ include: { gpus: true }, orderBy: { hostname: "asc" } }),
+    loadPriceRows(db),
+    db.recommendation.findMany(),
+  ]);
+  const since = new Date(now.getTime() - Math.max(o.reservedWindowDays, o.windowDays) * 86_400_000);
+  const candidates: Candidate[] = [];
+  for (let i = 0; i < hosts.length; i += BATCH) {
+    const batch = hosts.slice(i, i + BATCH);
+    const rows = await db.usageHour.findMany({
+      where: { hostId: { in: batch.map((h) => h.id) }, hourStart: { gte: since, lt: now } },
+      select: {
+        hostId: true,
+        hourStart: true,
+        gpuKey: true,
+        parentKey: true,
+        upSeconds: true,
+        utilMean: true,
+        utilP95: true,
+        memPeakBytes: true,
+        memTotalBytes: true,
+        idleSeconds: true,
+        idleHeldSeconds: true,
+        costMicros: true,
+      },
+    });
+    for (const h of batch) {
+      result.hosts++;
+      candidates.push(
+        ...recommendForHost(
+          {
+            host: { ...h, labels: parseLabels(h.labels), gpus: h.gpus },
+            rows: rows.filter((r) => r.hostId === h.id),
+            prices,
+            now,
+          },
+          o,
+        ),
+      );
+    }
+  }
+  const byFp = new Map(existing.map((r) => [r.fingerprint, r]));
+  const produced = new Set<string>();
+  for (const c of candidates) {
+    produced.add(c.fingerprint);
+    const data = {
+      kind: c.kind,
+      hostId: c.hostId,
+      gpuUuid: c.gpuUuid,
+      title: c.title,
+      details: c.details,
+      evidence: JSON.stringify(c.evidence),
+      monthlySavingMicros: c.monthlySavingMicros,
+    };
+    const prev = byFp.get(c.fingerprint);
+    if (prev && (prev.state === "dismissed" || prev.state === "accepted")) {
+      result.kept++;
+      continue;
+    }
+    if (prev && prev.state === "snoozed" && prev.snoozedUntil && prev.snoozedUntil > now) {
+      result.kept++;
+      continue;
+    }
+    if (prev) {
+      await db.recommendation.updateMany({
+        where: { id: prev.id, state: { in: ["open", "snoozed"] } },
+        data: { ...data, state: "open", snoozedUntil: null },
+      });
+      result.updated++;
+      continue;
+    }
+    try {
+      await db.recommendation.create({ data: { ...data, fingerprint: c.fingerprint } });
+      result.created++;
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+      await db.recommendation.updateMany({
+        where: { fingerprint: c.fingerprint, state: "open" },
+        data,
+      });
+      result.updated++;
+    }
+  }
+  for (const r of existing) {
+    if (produced.has(r.fingerprint)) continue;
+    const stale = r.state === "open" || (r.state === "snoozed" && (r.snoozedUntil ?? now) <= now);
+    if (!stale) continue;
+    const done = await db.recommendation.deleteMany({ where: { id: r.id, state: r.state } });
+    result.removed += done.count;
+  }
+  await db.jobState.upsert({
+    where: { name: LAST_RUN },
+    create: { name: LAST_RUN, value: now.toISOString() },
+    update: { value: now.toISOString() },
+  });
+  return result;
+}

@@ -1,0 +1,92 @@
+import type { PriceRow } from "../pricing/types.ts";
+import type { Evidence, RecommendationKind } from "../zod/schemas/recommendation.ts";
+
+// Inputs and outputs of the pure recommendation rules.
+
+export interface RecoGpu {
+  uuid: string;
+  index: number;
+  name: string;
+  memoryTotalBytes: bigint;
+  migMode: boolean;
+  parentUuid: string | null;
+}
+
+export interface RecoHost {
+  id: string;
+  hostname: string;
+  provider: string;
+  instanceType: string;
+  region: string;
+  pricingModel: string;
+  team: string;
+  project: string;
+  owner: string | null;
+  labels: Record<string, string>;
+  gpus: RecoGpu[];
+}
+
+/** The UsageHour columns the rules read. */
+export interface HourRow {
+  hourStart: Date;
+  gpuKey: string;
+  parentKey: string | null;
+  upSeconds: number;
+  utilMean: number | null;
+  utilP95: number | null;
+  memPeakBytes: bigint | null;
+  memTotalBytes: bigint | null;
+  idleSeconds: number;
+  idleHeldSeconds: number;
+  costMicros: bigint;
+}
+
+export interface RecoInput {
+  host: RecoHost;
+  /** every ledger row of the host (host and GPU rows) over the longest window, any order */
+  rows: readonly HourRow[];
+  prices: readonly PriceRow[];
+  now: Date;
+}
+
+export interface Candidate {
+  kind: RecommendationKind;
+  fingerprint: string;
+  hostId: string;
+  gpuUuid: string | null;
+  title: string;
+  details: string;
+  evidence: Evidence;
+  monthlySavingMicros: bigint;
+}
+
+export interface RecoOptions {
+  /** idle release: hours in a row with every GPU idle */
+  idleHours: number;
+  /** share of an hour's up time that must be idle for the hour to count as idle */
+  idleShare: number;
+  /** right-size: p95 utilization of the busiest GPU in use must be under this */
+  rightSizeUtilP95: number;
+  /** room above the observed peak memory a smaller GPU must offer */
+  memHeadroom: number;
+  spotMaxRunHours: number;
+  spotMinRuns: number;
+  reservedUpShare: number;
+  reservedWindowDays: number;
+  windowDays: number;
+}
+
+export const RECO_DEFAULTS: RecoOptions = {
+  idleHours: 24,
+  idleShare: 0.95,
+  rightSizeUtilP95: 0.3,
+  memHeadroom: 1.2,
+  spotMaxRunHours: 6,
+  spotMinRuns: 3,
+  reservedUpShare: 0.9,
+  reservedWindowDays: 30,
+  windowDays: 7,
+};
+
+export const CONVENTION =
+  "monthly saving = hourly price difference × 730 h (8,760 h a year ÷ 12), at today's catalogue prices";

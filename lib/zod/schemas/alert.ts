@@ -1,0 +1,142 @@
+import { z } from "zod";
+import { isoTimeSchema } from "./common.ts";
+import { RULE_KINDS } from "./rule.ts";
+
+// Alerts and their life: firing → acknowledged → resolved, with snooze; every change an event.
+
+export const ALERT_STATES = ["firing", "acknowledged", "resolved"] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+export const SEVERITIES = ["info", "warning", "critical"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** The list's state filter: "open" is firing or acknowledged; "snoozed" open and snoozed now. */
+export const ALERT_FILTER_STATES = [
+  "open",
+  "firing",
+  "acknowledged",
+  "snoozed",
+  "resolved",
+  "all",
+] as const;
+export type AlertFilterState = (typeof ALERT_FILTER_STATES)[number];
+
+const filterText = z.string().trim().min(1).max(200);
+
+export const alertListQuerySchema = z.strictObject({
+  state: z.enum(ALERT_FILTER_STATES).default("open"),
+  kind: z.enum(RULE_KINDS).optional(),
+  team: filterText.optional(),
+  project: filterText.optional(),
+  hostId: filterText.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+export type AlertListQuery = z.infer<typeof alertListQuerySchema>;
+
+export const alertSchema = z.object({
+  id: z.string(),
+  ruleId: z.string(),
+  ruleName: z.string(),
+  kind: z.enum(RULE_KINDS),
+  severity: z.enum(SEVERITIES),
+  state: z.enum(ALERT_STATES),
+  snoozedUntil: isoTimeSchema.nullable(),
+  snoozed: z.boolean().describe("snoozedUntil is in the future: no notifications until then"),
+  summary: z.string(),
+  details: z.record(z.string(), z.unknown()),
+  hostId: z.string().nullable(),
+  hostname: z.string().nullable(),
+  gpuUuid: z.string().nullable(),
+  team: z.string().nullable(),
+  project: z.string().nullable(),
+  owner: z.string().nullable(),
+  startsAt: isoTimeSchema,
+  endsAt: isoTimeSchema.nullable(),
+  acknowledgedBy: z.string().nullable(),
+  acknowledgedAt: isoTimeSchema.nullable(),
+  resolvedBy: z.string().nullable(),
+  updatedAt: isoTimeSchema,
+});
+export type AlertDto = z.infer<typeof alertSchema>;
+
+export const alertEventSchema = z.object({
+  id: z.string(),
+  from: z.string().nullable(),
+  to: z.string(),
+  by: z.string().nullable(),
+  note: z.string().nullable(),
+  at: isoTimeSchema,
+});
+
+export const notificationAttemptSchema = z.object({
+  at: isoTimeSchema,
+  httpStatus: z.number().int().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().int(),
+});
+
+export const alertNotificationSchema = z.object({
+  id: z.string(),
+  channelId: z.string(),
+  channelName: z.string(),
+  transition: z.string(),
+  status: z.string(),
+  attempts: z.number().int(),
+  nextAttemptAt: isoTimeSchema,
+  lastError: z.string().nullable(),
+  deliveredAt: isoTimeSchema.nullable(),
+  attemptLog: z.array(notificationAttemptSchema),
+});
+
+export const alertDetailSchema = alertSchema.extend({
+  events: z.array(alertEventSchema),
+  notifications: z.array(alertNotificationSchema),
+});
+export type AlertDetail = z.infer<typeof alertDetailSchema>;
+
+export const alertListSchema = z.object({
+  alerts: z.array(alertSchema),
+  counts: z.object({
+    firing: z.number().int(),
+    acknowledged: z.number().int(),
+    snoozed: z.number().int(),
+    resolved: z.number().int(),
+  }),
+  facets: z.object({
+    teams: z.array(z.string()),
+    projects: z.array(z.string()),
+    hosts: z.array(z.object({ id: z.string(), hostname: z.string() })),
+  }),
+  lastEvaluatedAt: isoTimeSchema.nullable(),
+  generatedAt: isoTimeSchema,
+});
+export type AlertList = z.infer<typeof alertListSchema>;
+
+const note = z.string().trim().max(500, { error: "at most 500 characters" }).optional();
+
+export const acknowledgeInputSchema = z.strictObject({ note });
+export const resolveInputSchema = z.strictObject({ note });
+export const snoozeInputSchema = z
+  .strictObject({
+    until: isoTimeSchema.optional().describe("snooze until this time"),
+    minutes: z
+      .number()
+      .int()
+      .min(1, { error: "at least 1 minute" })
+      .max(43_200, { error: "at most 30 days" })
+      .optional()
+      .describe("or for this many minutes from now"),
+    note,
+  })
+  .refine((s) => (s.until === undefined) !== (s.minutes === undefined), {
+    error: "give either until or minutes",
+  });
+export type SnoozeInput = z.infer<typeof snoozeInputSchema>;
+
+export const evaluateResultSchema = z.object({
+  rules: z.number().int(),
+  fired: z.number().int(),
+  resolved: z.number().int(),
+  notificationsQueued: z.number().int(),
+  errors: z.array(z.string()),
+});
+export type EvaluateResult = z.infer<typeof evaluateResultSchema>;

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { isoTimeSchema } from "./common.ts";
+import { RULE_KINDS, RULE_SCOPES } from "./rule.ts";
+
+// Notification channels: where alert transitions are POSTed. The URL is a secret (Slack puts its
+// token in the path), so it goes in but never comes back out unredacted.
+
+export const CHANNEL_KINDS = ["webhook", "slack", "alertmanager"] as const;
+export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+
+export const CHANNEL_KIND_LABELS: Record<ChannelKind, string> = {
+  webhook: "Generic webhook (JSON)",
+  slack: "Slack-compatible incoming webhook",
+  alertmanager: "Alertmanager-compatible webhook",
+};
+
+/** http(s) only; anything else (file:, javascript:, ftp:) is refused before it is stored. */
+export const webhookUrlSchema = z
+  .string({ error: "URL is required" })
+  .trim()
+  .min(1, { error: "URL is required" })
+  .max(2000, { error: "at most 2000 characters" })
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "not a valid URL, e.g. https://hooks.example/x" });
+      return;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      ctx.addIssue({ code: "custom", message: "only http:// and https:// URLs are allowed" });
+    } else if (!url.hostname) {
+      ctx.addIssue({ code: "custom", message: "the URL needs a host" });
+    }
+  });
+
+export const channelInputSchema = z
+  .strictObject({
+    name: z
+      .string({ error: "name is required" })
+      .trim()
+      .min(1, { error: "name is required" })
+      .max(100, { error: "at most 100 characters" }),
+    kind: z.enum(CHANNEL_KINDS, { error: "pick webhook, slack or alertmanager" }),
+    url: webhookUrlSchema,
+    scopeKind: z.enum(RULE_SCOPES).default("fleet"),
+    scopeValue: z.string().trim().max(200).default(""),
+    kinds: z
+      .array(z.enum(RULE_KINDS))
+      .max(RULE_KINDS.length)
+      .default([])
+      .describe("alert kinds routed here; empty = every kind"),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((c, ctx) => {
+    if (c.scopeKind !== "fleet" && c.scopeValue === "") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["scopeValue"],
+        message: `name the ${c.scopeKind} whose alerts go here`,
+      });
+    }
+  });
+export type ChannelInput = z.infer<typeof channelInputSchema>;
+export type ChannelInputRaw = z.input<typeof channelInputSchema>;
+
+export const channelUpdateSchema = z.strictObject({
+  name: z.string().optional(),
+  kind: z.enum(CHANNEL_KINDS).optional(),
+  url: z.string().optional().describe("omit to keep the stored URL"),
+  scopeKind: z.enum(RULE_SCOPES).optional(),
+  scopeValue: z.string().optional(),
+  kinds: z.array(z.string()).optional(),
+  enabled: z.boolean().optional(),
+});
+export type ChannelUpdate = z.infer<typeof channelUpdateSchema>;
+
+export const channelHealthSchema = z.object({
+  status: z
+    .enum(["ok", "failing", "unused", "disabled"])
+    .describe("failing: the last 3 or more delivery attempts all failed"),
+  consecutiveFailures: z.number().int(),
+  lastAttemptAt: isoTimeSchema.nullable(),
+  lastError: z.string().nullable().describe("redacted: no credentials or query tokens"),
+  pending: z.number().int(),
+  delivered: z.number().int(),
+  failed: z.number().int().describe("gave up after the last retry"),
+});
+export type ChannelHealth = z.infer<typeof channelHealthSchema>;
+
+export const channelSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(CHANNEL_KINDS),
+  url: z.string().describe("redacted: userinfo, query values and path tokens masked"),
+  scopeKind: z.enum(RULE_SCOPES),
+  scopeValue: z.string(),
+  kinds: z.array(z.enum(RULE_KINDS)),
+  enabled: z.boolean(),
+  health: channelHealthSchema,
+  createdAt: isoTimeSchema,
+  updatedAt: isoTimeSchema,
+});
+export type ChannelDto = z.infer<typeof channelSchema>;
+
+export const channelListSchema = z.object({ channels: z.array(channelSchema) });
+export type ChannelList = z.infer<typeof channelListSchema>;
+
+export const channelTestResultSchema = z.object({
+  ok: z.boolean(),
+  httpStatus: z.number().int().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().int(),
+});
+export type ChannelTestResult = z.infer<typeof channelTestResultSchema>;
