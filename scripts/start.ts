@@ -3,6 +3,8 @@
 // every process this started (each runs in its own process group).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { needsBuild } from "./lib/build-check.ts";
 import { waitForHttp } from "./lib/wait.ts";
 
@@ -34,11 +36,14 @@ function background(
   args: string[],
   extraEnv: Record<string, string> = {},
 ): ChildProcess {
-  const child = spawn(cmd, args, {
-    stdio: "inherit",
-    env: { ...env, ...extraEnv },
-    detached: true,
-  });
+  const guard = `--import=${pathToFileURL(resolve("scripts/lib/exit-with-parent.mjs")).href}`;
+  const childEnv = {
+    ...env,
+    ...extraEnv,
+    GPUFLEET_PARENT_PID: String(process.pid),
+    NODE_OPTIONS: [env.NODE_OPTIONS, guard].filter(Boolean).join(" "),
+  };
+  const child = spawn(cmd, args, { stdio: "inherit", env: childEnv, detached: true });
   children.push(child);
   child.on("exit", (code, signal) => {
     if (!stopping) {
@@ -84,7 +89,7 @@ process.on("SIGTERM", () => stop(0));
 mkdirSync("data", { recursive: true });
 if (!existsSync("lib/generated/prisma/client.ts"))
   step("generating the Prisma client", "npx", ["prisma", "generate"]);
-step("applying database migrations", "npx", ["prisma", "migrate", "deploy"]);
+step("applying database migrations", process.execPath, ["--import", "tsx", "scripts/migrate.ts"]);
 if (!dev && needsBuild())
   step("building the app (first run or sources changed)", "npx", ["next", "build"]);
 

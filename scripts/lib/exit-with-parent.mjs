@@ -1,3 +1,4 @@
+/* global process, setInterval */
 // Preloaded (NODE_OPTIONS=--import) into every process `npm start` runs in the background: if the
 // launcher dies without cleaning up (SIGKILL, a test runner's timeout), its children exit too
 // instead of holding ports.
