@@ -8,6 +8,7 @@ import {
   type PromClient,
   type RangeMatrix,
 } from "./prom-api.ts";
+import { FLEET_EXPRS, FLEET_RECORDED } from "./recording-rules.ts";
 import type {
   CurrentGpu,
   FleetSeries,
@@ -26,6 +27,27 @@ const CURRENT = `{__name__=~"gpu_(info|host_info|utilization_ratio|memory_used_b
 /** `metric` restricted to the host whose gpu_host_info says `hostname`. */
 export function onHost(metric: string, hostname: string): string {
   return `${metric} and on(instance) gpu_host_info{hostname=${promString(hostname)}}`;
+}
+
+/**
+ * A fleet aggregate from its recording rule (deploy/prometheus/gpufleet-rules.yml), which costs
+ * one series per step instead of every GPU's; the raw expression covers the range where the rule
+ * has no samples (rules not loaded, or loaded after the range starts).
+ */
+export async function recordedOrRaw(
+  client: PromClient,
+  recorded: string,
+  raw: string,
+  range: { from: Date; to: Date },
+  stepS: number,
+): Promise<RangeMatrix> {
+  const rec = await client.queryRange(recorded, range.from, range.to, stepS);
+  const values = rec[0]?.values ?? [];
+  const firstS = values[0]?.[0];
+  if (firstS === undefined) return client.queryRange(raw, range.from, range.to, stepS);
+  if (firstS - range.from.getTime() / 1000 < stepS) return rec;
+  const head = await client.queryRange(raw, range.from, new Date((firstS - stepS) * 1000), stepS);
+  return [{ metric: {}, values: [...(head[0]?.values ?? []), ...values] }];
 }
 
 function toPoints(m: RangeMatrix[number] | undefined): SeriesPoint[] {
@@ -130,11 +152,12 @@ export function createPrometheusSource(
 
     async fleetSeries(range: TimeRange): Promise<FleetSeries> {
       const step = bucketMs(range.from, range.to, range.maxPoints) / 1000;
-      const q = (promql: string) => track(client.queryRange(promql, range.from, range.to, step));
+      const q = (key: keyof typeof FLEET_EXPRS) =>
+        track(recordedOrRaw(client, FLEET_RECORDED[key], FLEET_EXPRS[key], range, step));
       const [util, mem, count] = await Promise.all([
-        q("avg(gpu_utilization_ratio)"),
-        q("sum(gpu_memory_used_bytes)"),
-        q("count(gpu_info and on(instance) up == 1)"),
+        q("utilization"),
+        q("memoryUsed"),
+        q("gpusReporting"),
       ]);
       return {
         util: toPoints(util[0]),

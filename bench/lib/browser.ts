@@ -1,0 +1,48 @@
+// Page-ready time in headless Chromium (Debian's): from navigation start until the GPU grid shows
+// every GPU, read from the page's own clock (performance.now() is relative to navigation start).
+import { chromium, type Browser } from "@playwright/test";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true });
+}
+
+export interface PageLoad {
+  readyMs: number;
+  /** script bytes as transferred (compressed when the server compressed them) */
+  jsBytes: number;
+  jsFiles: number;
+}
+
+/** One cold load (fresh context, empty cache) of `url`, ready when `cells` GPU cells render. */
+export async function pageReady(browser: Browser, url: string, cells: number): Promise<PageLoad> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const sizes: Array<Promise<number>> = [];
+  page.on("requestfinished", (req) => {
+    if (req.resourceType() === "script")
+      sizes.push(
+        req.sizes().then(
+          (s) => s.responseBodySize,
+          () => 0,
+        ),
+      );
+  });
+  try {
+    await page.goto(url, { waitUntil: "commit", timeout: 60_000 });
+    const handle = await page.waitForFunction(
+      (n) =>
+        document.querySelectorAll('[data-testid="gpu-cell"]').length >= n
+          ? performance.now()
+          : false,
+      cells,
+      { timeout: 120_000, polling: "raf" },
+    );
+    const readyMs = Number(await handle.jsonValue());
+    const bytes = await Promise.all(sizes);
+    return { readyMs, jsBytes: bytes.reduce((a, b) => a + b, 0), jsFiles: bytes.length };
+  } finally {
+    await context.close();
+  }
+}

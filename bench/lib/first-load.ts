@@ -1,0 +1,38 @@
+// First-load JS of an App Router page from the build output: the root main files every page
+// loads plus the page's entry chunks (layout included), each gzipped as a server would send it.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runInNewContext } from "node:vm";
+import { gzipSync } from "node:zlib";
+
+export interface FirstLoad {
+  files: string[];
+  rawBytes: number;
+  gzipBytes: number;
+}
+
+/** `page` as Next names it: "/page" for app/page.tsx, "/costs/page" for app/costs/page.tsx. */
+export function firstLoadJs(page = "/page", distDir = ".next"): FirstLoad {
+  const server = join(distDir, "server", "app", page);
+  const buildManifest = JSON.parse(readFileSync(join(server, "build-manifest.json"), "utf8")) as {
+    rootMainFiles: string[];
+  };
+  const sandbox: { globalThis?: unknown; __RSC_MANIFEST?: Record<string, unknown> } = {};
+  sandbox.globalThis = sandbox;
+  const manifestFile = `${server}_client-reference-manifest.js`;
+  if (!existsSync(manifestFile)) throw new Error(`no ${manifestFile}: build the app first`);
+  runInNewContext(readFileSync(manifestFile, "utf8"), sandbox);
+  const rsc = sandbox.__RSC_MANIFEST?.[page] as { entryJSFiles?: Record<string, string[]> };
+  const entry = `[project]/app${page}`;
+  const pageFiles = rsc.entryJSFiles?.[entry];
+  if (!pageFiles) throw new Error(`no entry JS for ${entry} in ${manifestFile}`);
+  const files = [...new Set([...buildManifest.rootMainFiles, ...pageFiles])];
+  let rawBytes = 0;
+  let gzipBytes = 0;
+  for (const f of files) {
+    const buf = readFileSync(join(distDir, f));
+    rawBytes += buf.length;
+    gzipBytes += gzipSync(buf).length;
+  }
+  return { files, rawBytes, gzipBytes };
+}

@@ -1,0 +1,46 @@
+// Latency of one endpoint, one request at a time, and load with many clients (autocannon).
+import autocannon from "autocannon";
+import { percentile } from "./stats.ts";
+
+export interface Latency {
+  p50: number;
+  p95: number;
+  n: number;
+  bytes: number;
+}
+
+export async function sequentialLatency(url: string, n: number, warmup = 3): Promise<Latency> {
+  let bytes = 0;
+  const times: number[] = [];
+  for (let i = 0; i < warmup + n; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { signal: AbortSignal.timeout(120_000) });
+    const body = await res.arrayBuffer();
+    const ms = performance.now() - t0;
+    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+    bytes = body.byteLength;
+    if (i >= warmup) times.push(ms);
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95), n, bytes };
+}
+
+export interface Load {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(url: string, seconds: number, connections: number): Promise<Load> {
+  const r = await autocannon({ url, duration: seconds, connections, pipelining: 1, timeout: 30 });
+  return {
+    reqPerSec: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}

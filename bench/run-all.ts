@@ -1,0 +1,53 @@
+// `npm run bench [-- --quick]`: every gpufleet benchmark in turn (first-load JS, collector CPU,
+// fleet API + page + load), printed as markdown and written to bench/README.md. Loopback only,
+// every child killed on exit; nothing is asserted. `--quick` runs each for a fraction of the time.
+import { cpus, totalmem } from "node:os";
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import * as collector from "./collector-cpu.ts";
+import * as fleet from "./fleet.ts";
+import { runFirstLoadBench } from "./first-load.ts";
+import type { Goal, Section } from "./lib/stats.ts";
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    only: { type: "string" },
+    out: { type: "string", default: "bench/README.md" },
+  },
+});
+const quick = values.quick;
+const only = new Set((values.only ?? "first-load,collector,fleet").split(","));
+const started = new Date();
+const sections: Section[] = [];
+
+if (only.has("first-load")) sections.push(runFirstLoadBench());
+if (only.has("collector"))
+  sections.push(await collector.runCollectorBench(quick ? collector.QUICK : collector.FULL));
+if (only.has("fleet"))
+  sections.push(...(await fleet.runFleetBench(quick ? fleet.QUICK : fleet.FULL)));
+
+const goals: Goal[] = sections.flatMap((s) => s.goals);
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+const md = [
+  "# gpufleet benchmarks",
+  "",
+  `Written by \`npm run bench${quick ? " -- --quick" : ""}\` on ${started.toISOString().slice(0, 16)}Z: ` +
+    `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. ` +
+    "Everything on 127.0.0.1; simulated exporters; nothing asserted. " +
+    "`npm run bench:exporter` measures the exporter itself.",
+  "",
+  "## Goals",
+  "",
+  "| goal | measured | met |",
+  "|---|---:|:---:|",
+  ...goals.map(
+    (g) => `| ${g.goal} | ${g.figure} | ${g.met === null ? "–" : g.met ? "yes" : "**no**"} |`,
+  ),
+  "",
+  ...sections.flatMap((s) => [`## ${s.title}`, "", ...s.lines, ""]),
+].join("\n");
+console.log(md);
+writeFileSync(values.out, md);
+console.error(`bench: wrote ${values.out}`);
+process.exit(0);

@@ -1,0 +1,48 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parse, parseAllDocuments } from "yaml";
+
+// The deployment files cannot be built here; at least they parse and point at files that exist.
+
+const DEPLOY = fileURLToPath(new URL(".", import.meta.url));
+const ROOT = join(DEPLOY, "..");
+
+describe("deploy/", () => {
+  it("has YAML that parses", () => {
+    const files = readdirSync(DEPLOY, { recursive: true, encoding: "utf8" }).filter((f) =>
+      /\.ya?ml$/.test(f),
+    );
+    expect(files.length).toBeGreaterThanOrEqual(4);
+    for (const f of files)
+      for (const doc of parseAllDocuments(readFileSync(join(DEPLOY, f), "utf8")))
+        expect(doc.errors, f).toEqual([]);
+  });
+
+  it("compose mounts and builds files that exist", () => {
+    const compose = parse(readFileSync(join(DEPLOY, "docker-compose.yml"), "utf8")) as {
+      services: Record<string, { volumes?: string[]; build?: { dockerfile: string } }>;
+      "x-app": { build: { dockerfile: string } };
+    };
+    const dockerfiles = [
+      compose["x-app"].build.dockerfile,
+      ...Object.values(compose.services).flatMap((s) => (s.build ? [s.build.dockerfile] : [])),
+    ];
+    for (const d of dockerfiles) expect(existsSync(join(ROOT, d)), d).toBe(true);
+    for (const s of Object.values(compose.services))
+      for (const v of s.volumes ?? [])
+        if (v.startsWith("./"))
+          expect(existsSync(join(DEPLOY, v.split(":")[0] ?? "")), v).toBe(true);
+  });
+
+  it("runs the exporter entry point the build produces", () => {
+    expect(readFileSync(join(DEPLOY, "Dockerfile.exporter"), "utf8")).toMatch(
+      /ENTRYPOINT \["node", "exporter\/main\.js"\]/,
+    );
+    expect(existsSync(join(ROOT, "exporter/main.ts"))).toBe(true);
+    expect(readFileSync(join(DEPLOY, "gpu-exporter.service"), "utf8")).toMatch(
+      /ExecStart=\/usr\/bin\/node \/opt\/gpufleet\/dist\/exporter\/main\.js/,
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import { stringify } from "yaml";
+
+// Prometheus recording rules for large fleets. The fleet chart reads the `fleet` series instead of
+// aggregating every GPU series at each step (lib/metrics/prometheus.ts falls back to the raw
+// expression where they are absent). deploy/prometheus/gpufleet-rules.yml is generated from this
+// (`npm run prometheus:rules`) and a test keeps the two equal.
+
+export interface RecordingRule {
+  record: string;
+  expr: string;
+}
+
+const withHostname = (expr: string) => `${expr} * on(instance) group_left(hostname) gpu_host_info`;
+
+/** The raw expressions the fleet chart needs, by name: recorded and fallback share them. */
+export const FLEET_EXPRS = {
+  utilization: "avg(gpu_utilization_ratio)",
+  memoryUsed: "sum(gpu_memory_used_bytes)",
+  gpusReporting: "count(gpu_info and on(instance) up == 1)",
+} as const;
+
+export const FLEET_RECORDED = {
+  utilization: "gpufleet:fleet_utilization:avg",
+  memoryUsed: "gpufleet:fleet_memory_used_bytes:sum",
+  gpusReporting: "gpufleet:fleet_gpus_reporting:count",
+} as const;
+
+export const RULES: readonly RecordingRule[] = [
+  { record: FLEET_RECORDED.utilization, expr: FLEET_EXPRS.utilization },
+  { record: FLEET_RECORDED.memoryUsed, expr: FLEET_EXPRS.memoryUsed },
+  { record: FLEET_RECORDED.gpusReporting, expr: FLEET_EXPRS.gpusReporting },
+  // per host, with the hostname from gpu_host_info so dashboards need no join
+  {
+    record: "gpufleet:host_utilization:avg",
+    expr: `avg by (instance, hostname) (${withHostname("gpu_utilization_ratio")})`,
+  },
+  {
+    record: "gpufleet:host_memory_used_bytes:sum",
+    expr: `sum by (instance, hostname) (${withHostname("gpu_memory_used_bytes")})`,
+  },
+  {
+    record: "gpufleet:host_gpus_reporting:count",
+    expr: `count by (instance, hostname) (${withHostname("(gpu_info and on(instance) up == 1)")})`,
+  },
+];
+
+export const RULES_HEADER =
+  "# gpufleet recording rules for Prometheus (rule_files). Generated from\n" +
+  "# lib/metrics/recording-rules.ts: `npm run -s prometheus:rules > gpufleet-rules.yml`.\n";
+
+export function rulesYaml(interval?: string): string {
+  const group = { name: "gpufleet", ...(interval ? { interval } : {}), rules: RULES };
+  return RULES_HEADER + stringify({ groups: [group] }, { lineWidth: 0 });
+}
