@@ -154,7 +154,15 @@ describe.skipIf(!hasPrometheus)("recording rules in a real Prometheus", () => {
       await new Promise((r) => setTimeout(r, 500));
     }
     const value = async (q: string) => Number((await client.query(q))[0]?.value[1] ?? NaN);
-    expect(await value(FLEET_RECORDED.gpusReporting)).toBe(await value(FLEET_EXPRS.gpusReporting));
+    // The first rule evaluations can run before Prometheus has scraped every target once: wait
+    // until the recorded count has caught up with the raw one.
+    await expect
+      .poll(
+        async () =>
+          (await value(FLEET_RECORDED.gpusReporting)) === (await value(FLEET_EXPRS.gpusReporting)),
+        { timeout: 30_000, intervals: [1000] },
+      )
+      .toBe(true);
     expect(await value(FLEET_RECORDED.gpusReporting)).toBeGreaterThan(0);
     const util = await value(FLEET_RECORDED.utilization);
     expect(util).toBeGreaterThanOrEqual(0);
