@@ -160,7 +160,7 @@ describe.skipIf(!hasPrometheus)("recording rules in a real Prometheus", () => {
       .poll(
         async () =>
           (await value(FLEET_RECORDED.gpusReporting)) === (await value(FLEET_EXPRS.gpusReporting)),
-        { timeout: 30_000, intervals: [1000] },
+        { timeout: 30_000, interval: 1000 },
       )
       .toBe(true);
     expect(await value(FLEET_RECORDED.gpusReporting)).toBeGreaterThan(0);
