@@ -15,7 +15,7 @@ import {
   type FleetReady,
   type Mode,
 } from "./lib/app.ts";
-import { launch, pageReady } from "./lib/browser.ts";
+import { launch, pageReady, type PageLoad } from "./lib/browser.ts";
 import { load, sequentialLatency, type Latency, type Load } from "./lib/http.ts";
 import { stop } from "./lib/procs.ts";
 import { hasPrometheus, startPrometheus, waitScraped, type Prom } from "./lib/prometheus.ts";
@@ -57,6 +57,7 @@ interface Row {
   mode: Mode;
   setupS: number;
   reporting: number;
+  pageFailures: number;
   /** why figures are missing or need a caveat */
   note?: string;
   api: Latency;
@@ -74,16 +75,23 @@ async function measure(
   ready: FleetReady,
 ): Promise<Row> {
   const api = await sequentialLatency(`${app.url}/api/fleet`, opts.apiRequests);
-  const loads = [];
-  for (let i = 0; i < opts.pageLoads; i++)
-    loads.push(await pageReady(browser, `${app.url}/`, ready.grid));
+  const loads: PageLoad[] = [];
+  let pageFailures = 0;
+  for (let i = 0; i < opts.pageLoads; i++) {
+    try {
+      loads.push(await pageReady(browser, `${app.url}/`, ready.grid));
+    } catch {
+      pageFailures++; // not ready within the page's 120 s wait
+    }
+  }
   const row: Row = {
     gpus,
     mode,
     setupS: ready.seconds,
     reporting: ready.reporting,
     api,
-    readyMs: loads.map((l) => l.readyMs),
+    readyMs: loads.length > 0 ? loads.map((l) => l.readyMs) : [Number.NaN],
+    pageFailures,
     jsKiB: (loads[0]?.jsBytes ?? 0) / 1024,
   };
   if (opts.loadAt === gpus) {
@@ -122,8 +130,14 @@ export async function runFleetBench(opts: FleetOptions): Promise<Section[]> {
               seconds: (Date.now() - t0) / 1000,
             };
             const row = await measure(app, browser, hosts * perHost, mode, opts, ready);
+            const notes = [];
             if (ready.reporting < hosts * perHost * 0.95)
-              row.note = `only ${ready.reporting} of ${hosts * perHost} GPUs reporting`;
+              notes.push(`only ${ready.reporting} of ${hosts * perHost} GPUs reporting`);
+            if (row.pageFailures > 0)
+              notes.push(`${row.pageFailures} of ${opts.pageLoads} page loads not ready in 120 s`);
+            if (row.api.errors > 0)
+              notes.push(`${row.api.errors} of ${row.api.n} API requests failed or took > 120 s`);
+            if (notes.length > 0) row.note = notes.join("; ");
             rows.push(row);
           } catch (e) {
             const msg = (e as Error).message.split("\n")[0] ?? "";
@@ -151,7 +165,8 @@ function failed(gpus: number, mode: Mode): Row {
     mode,
     setupS: nan,
     reporting: 0,
-    api: { p50: nan, p95: nan, n: 0, bytes: nan },
+    pageFailures: 0,
+    api: { p50: nan, p95: nan, n: 0, bytes: nan, errors: 0 },
     readyMs: [nan],
     jsKiB: nan,
   };

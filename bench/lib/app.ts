@@ -13,7 +13,7 @@ export function ensureBuilt(): number {
   console.error("bench: building the app (next build)…");
   const started = Date.now();
   const r = spawnSync(process.execPath, [NEXT, "build"], {
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", 2, 2], // stdout is the markdown report
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
   if (r.status !== 0) throw new Error(`next build failed (${r.status ?? r.signal})`);

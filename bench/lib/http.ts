@@ -7,21 +7,35 @@ export interface Latency {
   p95: number;
   n: number;
   bytes: number;
+  /** requests that failed or timed out; counted in the percentiles at the time they took */
+  errors: number;
 }
 
-export async function sequentialLatency(url: string, n: number, warmup = 3): Promise<Latency> {
-  let bytes = 0;
+export async function sequentialLatency(
+  url: string,
+  n: number,
+  warmup = 3,
+  timeoutMs = 120_000,
+): Promise<Latency> {
+  let bytes = Number.NaN;
+  let errors = 0;
   const times: number[] = [];
   for (let i = 0; i < warmup + n; i++) {
     const t0 = performance.now();
-    const res = await fetch(url, { signal: AbortSignal.timeout(120_000) });
-    const body = await res.arrayBuffer();
-    const ms = performance.now() - t0;
-    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-    bytes = body.byteLength;
-    if (i >= warmup) times.push(ms);
+    let ok = false;
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+      const body = await res.arrayBuffer();
+      ok = res.ok;
+      if (ok) bytes = body.byteLength;
+    } catch {
+      ok = false;
+    }
+    if (i < warmup) continue;
+    times.push(performance.now() - t0);
+    if (!ok) errors++;
   }
-  return { p50: percentile(times, 50), p95: percentile(times, 95), n, bytes };
+  return { p50: percentile(times, 50), p95: percentile(times, 95), n, bytes, errors };
 }
 
 export interface Load {
