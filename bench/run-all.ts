@@ -4,6 +4,7 @@
 import { cpus, totalmem } from "node:os";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { format } from "prettier";
 import * as collector from "./collector-cpu.ts";
 import * as fleet from "./fleet.ts";
 import { runFirstLoadBench } from "./first-load.ts";
@@ -29,12 +30,14 @@ if (only.has("fleet"))
 
 const goals: Goal[] = sections.flatMap((s) => s.goals);
 const cpu = cpus()[0]?.model ?? "unknown CPU";
-const md = [
+const raw = [
   "# gpufleet benchmarks",
   "",
   `Written by \`npm run bench${quick ? " -- --quick" : ""}\` on ${started.toISOString().slice(0, 16)}Z: ` +
     `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. ` +
-    "Everything on 127.0.0.1; simulated exporters; nothing asserted. " +
+    "Everything on 127.0.0.1; simulated exporters; the simulator, Prometheus, the app, Chromium " +
+    "and the load generator share these cores, so figures vary by 20–50 % between runs; nothing " +
+    "asserted. " +
     "`npm run bench:exporter` measures the exporter itself.",
   "",
   "## Goals",
@@ -47,6 +50,8 @@ const md = [
   "",
   ...sections.flatMap((s) => [`## ${s.title}`, "", ...s.lines, ""]),
 ].join("\n");
+// formatted as `npm test`'s prettier check expects, so the written file can be committed as is
+const md = await format(raw, { parser: "markdown", printWidth: 100 });
 console.log(md);
 writeFileSync(values.out, md);
 console.error(`bench: wrote ${values.out}`);

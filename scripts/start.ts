@@ -126,6 +126,6 @@ await waitForHttp(`http://127.0.0.1:${port}/api/health`, 120_000);
 console.log(`
 gpufleet is running at http://127.0.0.1:${port}
   ${demo ? `demo fleet: ${demoHosts} simulated hosts at http://127.0.0.1:${exporterPort}/targets.json` : "no demo fleet (GPUFLEET_DEMO=0): add exporters with GPUFLEET_TARGETS_FILE or set PROMETHEUS_URL"}
-  store: ${env.DATABASE_URL}
+  store: ${(env.DATABASE_URL ?? "").replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@")}
   Ctrl-C stops everything this started.
 `);
