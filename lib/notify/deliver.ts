@@ -4,12 +4,20 @@ import { CHANNEL_KINDS, type ChannelKind } from "../zod/schemas/channel.ts";
 import { buildMessage, type MessageHost } from "./message.ts";
 import { buildPayload } from "./payload.ts";
 import { postJson, type Sender } from "./send.ts";
+import {
+  adminAllowsPrivate,
+  once,
+  refusedMessage,
+  vetTarget,
+  type AllowPrivate,
+} from "./target-policy.ts";
 import { isHttpUrl, redactText } from "./url.ts";
 
 // At-least-once delivery. A sender first CLAIMS a due row with one conditional UPDATE (status,
 // attempt count and due time must still be what it read), so two processes never send the same
 // row at once; the claim expires (nextAttemptAt) if the sender dies, and another takes it over.
-// Failures retry with exponential backoff; every attempt is recorded.
+// Failures retry with exponential backoff; every attempt is recorded. A target the webhook target
+// check refuses (lib/net/webhook-target.ts) fails at once: retrying cannot make it allowed.
 
 export interface DeliveryOptions {
   batch: number;
@@ -22,6 +30,8 @@ export interface DeliveryOptions {
   claimTtlMs: number;
   send: Sender;
   clock: () => Date;
+  /** the admin's "allow private webhook targets"; read once per run, only if a target is refused */
+  allowPrivate: AllowPrivate;
 }
 
 export const DEFAULT_DELIVERY: DeliveryOptions = {
@@ -34,6 +44,7 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
   claimTtlMs: 60_000,
   send: postJson,
   clock: () => new Date(),
+  allowPrivate: adminAllowsPrivate,
 };
 
 export interface DeliveryReport {
@@ -97,6 +108,21 @@ async function deliverOne(
     report.failed++;
     return;
   }
+  const target = await vetTarget(n.channel.url, o.allowPrivate);
+  if (!target.ok) {
+    // Recorded like any attempt (the channel shows as failing, with the reason), never sent.
+    const error = redactText(refusedMessage(target.reason), n.channel.url);
+    const at = o.clock();
+    await db.notificationAttempt.create({
+      data: { notificationId: n.id, at, httpStatus: null, error, durationMs: 0 },
+    });
+    await db.notification.updateMany({
+      where: mine,
+      data: { status: "failed", attempts: n.attempts + 1, lastError: error },
+    });
+    report.failed++;
+    return;
+  }
   const host = n.alert.hostId ? (hosts.get(n.alert.hostId) ?? null) : null;
   const message = buildMessage(
     n.id,
@@ -110,6 +136,7 @@ async function deliverOne(
     {
       timeoutMs: o.timeoutMs,
       idempotencyKey: n.id,
+      allowPrivate: target.allowPrivate,
     },
   );
   const error = result.error === null ? null : redactText(result.error, n.channel.url);
@@ -151,7 +178,8 @@ export async function deliverDue(
   db: Db,
   options: Partial<DeliveryOptions> = {},
 ): Promise<DeliveryReport> {
-  const o: DeliveryOptions = { ...DEFAULT_DELIVERY, ...options };
+  const given: DeliveryOptions = { ...DEFAULT_DELIVERY, ...options };
+  const o: DeliveryOptions = { ...given, allowPrivate: once(given.allowPrivate) };
   const report: DeliveryReport = { claimed: 0, delivered: 0, retrying: 0, failed: 0 };
   const due = await loadDue(db, o.clock(), o.batch);
   if (due.length === 0) return report;

@@ -1,5 +1,5 @@
 import "server-only";
-import { parseOrThrow } from "../alerts/errors.ts";
+import { InvalidInputError, parseOrThrow } from "../alerts/errors.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import { NotFoundError } from "../fleet/errors.ts";
 import {
@@ -10,6 +10,25 @@ import {
 } from "../zod/schemas/channel.ts";
 import { getChannel } from "./list-channels.ts";
 import { parseKinds } from "./route.ts";
+import {
+  adminAllowsPrivate,
+  refusedMessage,
+  vetTarget,
+  type AllowPrivate,
+} from "./target-policy.ts";
+
+export interface SaveChannelOptions {
+  /** the admin's "allow private webhook targets" (tests pass their own) */
+  allowPrivate?: AllowPrivate;
+}
+
+/** A refused target is a 400 on `url`; it is checked again at every send (DNS can change). */
+async function assertTargetAllowed(url: string, allowPrivate: AllowPrivate): Promise<void> {
+  const target = await vetTarget(url, allowPrivate);
+  if (target.ok) return;
+  const message = refusedMessage(target.reason);
+  throw new InvalidInputError(`invalid channel: url: ${message}`, [{ path: "url", message }]);
+}
 
 function toRow(c: ChannelInput) {
   return {
@@ -26,16 +45,22 @@ function toRow(c: ChannelInput) {
 export async function createChannel(
   input: ChannelInput,
   client: Db = defaultDb,
+  { allowPrivate = adminAllowsPrivate }: SaveChannelOptions = {},
 ): Promise<ChannelDto> {
+  await assertTargetAllowed(input.url, allowPrivate);
   const row = await client.channel.create({ data: toRow(input) });
   return getChannel(row.id, client);
 }
 
-/** The stored URL is kept unless the change names a new one (the API never returns it whole). */
+/**
+ * The stored URL is kept unless the change names a new one (the API never returns it whole). Only
+ * a new URL is checked, so a channel whose target is now refused can still be edited or disabled.
+ */
 export async function updateChannel(
   id: string,
   patch: ChannelUpdate,
   client: Db = defaultDb,
+  { allowPrivate = adminAllowsPrivate }: SaveChannelOptions = {},
 ): Promise<ChannelDto> {
   const row = await client.channel.findUnique({ where: { id } });
   if (!row) throw new NotFoundError(`channel ${id}`);
@@ -51,6 +76,7 @@ export async function updateChannel(
   const { url, ...rest } = patch;
   const merged = { ...current, ...rest, ...(url !== undefined && url !== "" ? { url } : {}) };
   const next = parseOrThrow(channelInputSchema, merged, "channel");
+  if (next.url !== row.url) await assertTargetAllowed(next.url, allowPrivate);
   await client.channel.update({ where: { id }, data: toRow(next) });
   return getChannel(id, client);
 }

@@ -6,10 +6,17 @@ import { DEFAULT_DELIVERY } from "./deliver.ts";
 import { buildMessage } from "./message.ts";
 import { buildPayload } from "./payload.ts";
 import { postJson, type Sender } from "./send.ts";
+import {
+  adminAllowsPrivate,
+  refusedMessage,
+  vetTarget,
+  type AllowPrivate,
+} from "./target-policy.ts";
 import { isHttpUrl, redactText } from "./url.ts";
 
 // The settings page's test button: one real POST of a clearly marked test message, synchronous,
-// with the same timeout as deliveries. Nothing is queued or retried.
+// with the same timeout as deliveries, to a target the webhook target check allows. Nothing is
+// queued or retried.
 
 export async function testChannel(
   id: string,
@@ -17,7 +24,8 @@ export async function testChannel(
     client = defaultDb,
     send = postJson,
     now = new Date(),
-  }: { client?: Db; send?: Sender; now?: Date } = {},
+    allowPrivate = adminAllowsPrivate,
+  }: { client?: Db; send?: Sender; now?: Date; allowPrivate?: AllowPrivate } = {},
 ): Promise<ChannelTestResult> {
   const c = await client.channel.findUnique({ where: { id } });
   if (!c) throw new NotFoundError(`channel ${id}`);
@@ -49,8 +57,14 @@ export async function testChannel(
   if (!isHttpUrl(c.url)) {
     return { ok: false, httpStatus: null, error: "the channel URL is not http(s)", durationMs: 0 };
   }
+  const target = await vetTarget(c.url, allowPrivate);
+  if (!target.ok) {
+    const error = redactText(refusedMessage(target.reason), c.url);
+    return { ok: false, httpStatus: null, error, durationMs: 0 };
+  }
   const r = await send(c.url, buildPayload(kind, message, now), {
     timeoutMs: DEFAULT_DELIVERY.timeoutMs,
+    allowPrivate: target.allowPrivate,
   });
   return {
     ok: r.ok,
