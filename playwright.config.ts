@@ -13,8 +13,20 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   outputDir: "test-results/e2e",
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts$/ },
+    {
+      name: "e2e",
+      dependencies: ["setup"],
+      testIgnore: /auth\.setup\.ts$/,
+      // signed in as the demo admin unless a spec picks another role
+      use: { storageState: "test-results/.auth/admin.json" },
+    },
+  ],
   use: {
     baseURL,
+    // the app refuses cookie-authenticated changes without its own Origin, as browsers send it
+    extraHTTPHeaders: { origin: baseURL },
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
     screenshot: "only-on-failure",
     timezoneId: "Europe/Berlin",

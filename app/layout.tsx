@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import { AppNav } from "@/components/app-nav.tsx";
 import { Providers } from "@/components/providers.tsx";
 import { TimeZoneNote } from "@/components/time-zone.tsx";
+import { UserMenu } from "@/components/user-menu.tsx";
+import { currentUser } from "@/lib/auth/page.ts";
 import "./globals.css";
 import "./styles/controls.css";
 import "./styles/fleet-grid.css";
@@ -14,7 +16,9 @@ export const metadata: Metadata = {
   description: "GPU fleet health and spend across clouds and bare metal",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // the header shows only what the signed-in role may open; each page checks again itself
+  const user = await currentUser();
   return (
     <html lang="en">
       <body>
@@ -25,10 +29,11 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <Link className="brand" href="/">
             gpufleet
           </Link>
-          <AppNav />
+          {user && <AppNav role={user.role} />}
           <span className="header-note">
             <TimeZoneNote />
           </span>
+          {user && <UserMenu email={user.email} role={user.role} />}
         </header>
         <Providers>
           <main id="main">{children}</main>

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { FleetView } from "@/components/fleet/fleet-view.tsx";
+import { requirePage } from "@/lib/auth/page.ts";
 
 export const metadata: Metadata = { title: { absolute: "Fleet · gpufleet" } };
 
-export default function FleetPage() {
+export default async function FleetPage() {
+  await requirePage("/");
   return (
     <>
       <div className="page-title">

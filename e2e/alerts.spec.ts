@@ -4,8 +4,8 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 // demo's always-idle hosts, evaluated at once, so re-runs on the same database still start from a
 // firing alert. The rule (and its alerts) is deleted afterwards.
 
-const USER = "e2e-alice";
-test.use({ extraHTTPHeaders: { "x-gpufleet-user": USER } });
+// signed in as the demo admin (playwright.config.ts); acknowledgements carry that email
+const USER = "admin@demo.gpufleet.test";
 
 interface AlertRow {
   id: string;

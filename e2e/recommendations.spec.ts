@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 // to release, on-demand hosts to reserve, interruptible ones for spot). The dismissed one is
 // reopened afterwards so a re-run finds it open again.
 
-test.use({ extraHTTPHeaders: { "x-gpufleet-user": "e2e-finance" } });
+test.use({ storageState: "test-results/.auth/finance.json" });
 
 test.describe("recommendations page", () => {
   let dismissedId = "";
@@ -62,7 +62,7 @@ test.describe("recommendations page", () => {
     await expect(page).toHaveURL(/state=dismissed/);
     await expect(gone).toHaveAttribute("data-state", "dismissed");
     await expect(gone).toContainText("capacity is reserved for a launch");
-    await expect(gone).toContainText("e2e-finance");
+    await expect(gone).toContainText("finance@demo.gpufleet.test");
 
     // a recompute does not bring it back
     await page.getByTestId("reco-recompute").click();

@@ -13,6 +13,13 @@ const schema = z.object({
   GPUFLEET_SCRAPE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   GPUFLEET_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   GPUFLEET_COLLECTOR: z.enum(["0", "1"]).default("1"),
+  /** The address people use to reach the app; https:// makes the session cookie Secure. */
+  GPUFLEET_PUBLIC_URL: z.url().optional(),
+  /** Signs session cookies; at least 32 characters. Unset: one is generated and kept in the store. */
+  GPUFLEET_AUTH_SECRET: z.string().min(32).optional(),
+  /** With no user in the store, `npm start` creates this admin. */
+  GPUFLEET_ADMIN_EMAIL: z.email().optional(),
+  GPUFLEET_ADMIN_PASSWORD: z.string().min(12).optional(),
 });
 
 export type Env = z.infer<typeof schema>;

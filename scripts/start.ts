@@ -16,6 +16,7 @@ const demoHosts = Number(process.env.GPUFLEET_DEMO_HOSTS ?? 24);
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   DATABASE_URL: process.env.DATABASE_URL ?? "file:./data/gpufleet.db",
+  PORT: String(port),
   NEXT_TELEMETRY_DISABLED: "1",
   CHECKPOINT_DISABLE: "1",
 };
@@ -118,6 +119,28 @@ if (demo) {
   ]);
 }
 
+// who can sign in: printed again in the banner once the app answers
+console.log("gpufleet: checking who can sign in");
+const firstRun = spawnSync(
+  process.execPath,
+  [
+    "--conditions=react-server",
+    "--import",
+    "tsx",
+    "scripts/first-run.ts",
+    `--url=http://127.0.0.1:${port}`,
+    ...(demo ? ["--demo"] : []),
+  ],
+  { stdio: ["ignore", "pipe", "inherit"], env, encoding: "utf8" },
+);
+if (firstRun.status !== 0) {
+  console.error(
+    `gpufleet: checking who can sign in failed (exit ${firstRun.status ?? firstRun.signal}).`,
+  );
+  process.exit(1);
+}
+const signInLines = firstRun.stdout.trimEnd();
+
 const nextArgs = dev
   ? ["next", "dev", "-H", "127.0.0.1", "-p", String(port)]
   : ["next", "start", "-H", "127.0.0.1", "-p", String(port)];
@@ -128,4 +151,4 @@ gpufleet is running at http://127.0.0.1:${port}
   ${demo ? `demo fleet: ${demoHosts} simulated hosts at http://127.0.0.1:${exporterPort}/targets.json` : "no demo fleet (GPUFLEET_DEMO=0): add exporters with GPUFLEET_TARGETS_FILE or set PROMETHEUS_URL"}
   store: ${(env.DATABASE_URL ?? "").replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@")}
   Ctrl-C stops everything this started.
-`);
+${signInLines ? `\n${signInLines}\n` : ""}`);

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { CostsView } from "@/components/costs/costs-view.tsx";
+import { requirePage } from "@/lib/auth/page.ts";
 
 export const metadata: Metadata = { title: "Costs" };
 
-export default function CostsPage() {
+export default async function CostsPage() {
+  await requirePage("/costs");
   return (
     <Suspense
       fallback={

@@ -1,9 +1,17 @@
 import type { Metadata } from "next";
 import { SettingsView } from "@/components/settings/settings-view.tsx";
+import { requirePage } from "@/lib/auth/page.ts";
+import { roleAllows } from "@/lib/auth/roles.ts";
 import "@/components/alerts/alerting.css";
 
 export const metadata: Metadata = { title: "Settings" };
 
-export default function SettingsPage() {
-  return <SettingsView />;
+export default async function SettingsPage() {
+  const user = await requirePage("/settings");
+  return (
+    <SettingsView
+      rules={roleAllows(user.role, "rules:write")}
+      channels={roleAllows(user.role, "channels:write")}
+    />
+  );
 }

@@ -71,13 +71,6 @@ const id = (what: string) => ({
   description: `${what} id`,
   schema: { type: "string" },
 });
-const userHeader = {
-  name: "x-gpufleet-user",
-  in: "header",
-  required: false,
-  description: 'who acts (until sign-in exists); "anonymous" when absent',
-  schema: { type: "string" },
-};
 const bad = { "400": err("invalid query or body (issues name the fields)") };
 const missing = { "404": err("no such id") };
 const conflict = { "409": err("not possible in the current state") };
@@ -86,7 +79,7 @@ function action(summary: string, input: z.ZodType, response: string, what: strin
   return {
     post: {
       summary,
-      parameters: [id(what), userHeader],
+      parameters: [id(what)],
       requestBody: body(input),
       responses: { "200": ok(response), ...bad, ...missing, ...conflict },
     },

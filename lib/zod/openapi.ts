@@ -73,8 +73,9 @@ export function openApiDocument(): JsonObject {
       title: "gpufleet dashboard API",
       version: "0.1.0",
       description:
-        "Read API behind the gpufleet dashboard. Money is integer micro-units of the currency as a decimal string (1 USD = 1,000,000). Times are ISO 8601 UTC; month boundaries are UTC.",
+        "Read API behind the gpufleet dashboard. Money is integer micro-units of the currency as a decimal string (1 USD = 1,000,000). Times are ISO 8601 UTC; month boundaries are UTC. Every route but /api/health, /api/openapi.json and /api/auth/* needs a session cookie (sign in at /sign-in) or an API token (Authorization: Bearer gft_…); 401 without one, 403 when the role or token scope does not allow the route. Changes made with a session cookie must come from the app's own origin.",
     },
+    security: [{ bearer: [] }, { session: [] }],
     paths: {
       "/api/fleet": get("Fleet headline figures and the GPU grid", "FleetSummary", []),
       "/api/fleet/series": get(
@@ -122,6 +123,10 @@ export function openApiDocument(): JsonObject {
       ...alertingPaths(),
     },
     components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "an API token made by an admin" },
+        session: { type: "apiKey", in: "cookie", name: "gpufleet.session_token" },
+      },
       schemas: {
         ApiError: schemaOf(apiErrorSchema),
         FleetSummary: schemaOf(fleetSummarySchema),

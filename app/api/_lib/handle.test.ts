@@ -3,7 +3,7 @@ import { NotFoundError, SourceUnavailableError } from "@/lib/fleet/errors.ts";
 import { tableQuerySchema } from "@/lib/zod/schemas/instance-query.ts";
 import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
 import { rangeQuerySchema } from "@/lib/zod/schemas/range.ts";
-import { BadRequestError, errorResponse, handle, parseQuery } from "./handle.ts";
+import { BadRequestError, auditAction, errorResponse, handlePublic, parseQuery } from "./handle.ts";
 
 const url = (qs: string) => `http://localhost/api/x${qs}`;
 
@@ -50,7 +50,7 @@ describe("errorResponse", () => {
   });
 
   it("wraps a handler so thrown errors become responses", async () => {
-    const h = handle(async (req: Request) => {
+    const h = handlePublic(async (req: Request) => {
       parseQuery(rangeQuerySchema, req.url);
       return Response.json({ ok: true });
     });
@@ -58,6 +58,18 @@ describe("errorResponse", () => {
     expect((await h(new Request(url("?range=nope")), {})).status).toBe(400);
     expect((await h(new Request(url("?range=1h")), {})).headers.get("content-type")).toContain(
       "json",
+    );
+  });
+});
+
+describe("auditAction", () => {
+  it("names a change after the resource and the verb or sub-action", () => {
+    expect(auditAction("POST", "/api/budgets", undefined)).toBe("budgets.create");
+    expect(auditAction("PATCH", "/api/budgets/b1", "b1")).toBe("budgets.update");
+    expect(auditAction("DELETE", "/api/rules/r%201", "r 1")).toBe("rules.delete");
+    expect(auditAction("POST", "/api/alerts/a1/acknowledge", "a1")).toBe("alerts.acknowledge");
+    expect(auditAction("POST", "/api/recommendations/recompute", undefined)).toBe(
+      "recommendations.recompute",
     );
   });
 });

@@ -1,9 +1,15 @@
 import { z } from "zod";
+import { authenticate, actorAllows, actorLabel, type Actor } from "@/lib/auth/actor.ts";
+import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
+import { crossSiteReason, isSafeMethod } from "@/lib/auth/csrf.ts";
+import type { Permission } from "@/lib/auth/roles.ts";
 import { NotFoundError, SourceUnavailableError } from "@/lib/fleet/errors.ts";
 import type { ApiError } from "@/lib/zod/schemas/common.ts";
 
-// Every API route goes through `handle`: query validation and error → status mapping live here,
-// in one place, so routes stay a parse-call-respond triple.
+// Every API route goes through `handle`: who may call it (a session or API token holding the
+// route's permission, else 401/403), cross-site refusal for cookie-authenticated changes, the audit
+// entry for every change, query validation and error → status mapping live here, in one place,
+// so routes stay a parse-call-respond triple.
 
 export class BadRequestError extends Error {
   constructor(
@@ -55,8 +61,107 @@ export function errorResponse(e: unknown): Response {
 }
 
 type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
+export type AuthedHandler<C> = (req: Request, ctx: C, actor: Actor) => Promise<Response>;
 
-export function handle<C>(fn: Handler<C>): Handler<C> {
+export type HandleOptions = {
+  /** the audit action for a change; derived from the path when omitted; false: the handler
+   * records its own, more detailed entry */
+  audit?: string | false;
+};
+
+const VERBS: Record<string, string> = {
+  POST: "create",
+  PUT: "update",
+  PATCH: "update",
+  DELETE: "delete",
+};
+const SECRET_KEY = /url|password|token|secret|authorization/i;
+
+/** A request body as recorded in the audit log: JSON with secret-looking fields masked. */
+function auditBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text, (key, value: unknown) =>
+      key !== "" && SECRET_KEY.test(key) ? "[redacted]" : value,
+    ) as unknown;
+  } catch {
+    return "[not JSON]";
+  }
+}
+
+async function routeId<C>(ctx: C): Promise<string | undefined> {
+  const params = (ctx as { params?: Promise<Record<string, string | string[]>> } | undefined)
+    ?.params;
+  const id = params ? (await params).id : undefined;
+  return typeof id === "string" ? id : undefined;
+}
+
+/** "POST /api/alerts/a1/acknowledge" → "alerts.acknowledge"; "PATCH /api/budgets/b1" → "budgets.update". */
+export function auditAction(method: string, pathname: string, id: string | undefined): string {
+  const segments = pathname
+    .split("/")
+    .filter(Boolean)
+    .slice(1)
+    .map((s) => decodeURIComponent(s))
+    .filter((s) => s !== id);
+  const verb = VERBS[method.toUpperCase()] ?? method.toLowerCase();
+  return segments.length >= 2 ? segments.join(".") : `${segments[0] ?? "api"}.${verb}`;
+}
+
+export function unauthorized(): Response {
+  return json(
+    { error: "sign in required (a session cookie or an Authorization: Bearer token)" },
+    { status: 401, headers: { "www-authenticate": 'Bearer realm="gpufleet"' } },
+  );
+}
+
+export function forbidden(message: string): Response {
+  return json({ error: message }, { status: 403 });
+}
+
+/** A route that anyone holding `permission` may call. */
+export function handle<C>(
+  permission: Permission,
+  fn: AuthedHandler<C>,
+  opts: HandleOptions = {},
+): Handler<C> {
+  return async (req, ctx) => {
+    try {
+      const actor = await authenticate(req.headers);
+      if (!actor) return unauthorized();
+      if (!actorAllows(actor, permission)) {
+        const who = actor.kind === "user" ? `the ${actor.role} role` : `a ${actor.scope} token`;
+        return forbidden(`forbidden: ${who} does not allow ${permission}`);
+      }
+      if (isSafeMethod(req.method)) return await fn(req, ctx, actor);
+      if (actor.kind === "user") {
+        const why = crossSiteReason(req);
+        if (why) return forbidden(why);
+      }
+      const body = opts.audit === false ? undefined : auditBody(await req.clone().text());
+      const res = await fn(req, ctx, actor);
+      if (res.ok && opts.audit !== false) {
+        const url = new URL(req.url);
+        const id = await routeId(ctx);
+        await recordAudit({
+          actor: actorLabel(actor),
+          action: opts.audit ?? auditAction(req.method, url.pathname, id),
+          target: id ?? url.pathname,
+          detail: body === undefined ? {} : { body },
+          ip: clientIp(req.headers),
+        }).catch((e: unknown) =>
+          console.error("[audit] could not record", req.method, url.pathname, e),
+        );
+      }
+      return res;
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
+}
+
+/** A route anyone may call without signing in (health, the sign-in endpoints). */
+export function handlePublic<C>(fn: Handler<C>): Handler<C> {
   return async (req, ctx) => {
     try {
       return await fn(req, ctx);

@@ -3,7 +3,7 @@ import { alertListQuerySchema } from "@/lib/zod/schemas/alert.ts";
 import { json, parseQuery } from "../_lib/handle.ts";
 import { handleMine } from "./_lib/http.ts";
 
-export const GET = handleMine(async (req: Request) => {
+export const GET = handleMine("alerts:read", async (req: Request) => {
   const q = parseQuery(alertListQuerySchema, req.url);
   return json(await listAlerts(q));
 });

@@ -4,12 +4,12 @@ import { budgetInputSchema } from "@/lib/zod/schemas/budget.ts";
 import { json, noQuery, parseQuery } from "../_lib/handle.ts";
 import { handleMine, readBody } from "../alerts/_lib/http.ts";
 
-export const GET = handleMine(async (req: Request) => {
+export const GET = handleMine("costs:read", async (req: Request) => {
   parseQuery(noQuery, req.url);
   return json(await listBudgets());
 });
 
-export const POST = handleMine(async (req: Request) => {
+export const POST = handleMine("budgets:write", async (req: Request) => {
   const input = await readBody(req, budgetInputSchema);
   return json(await createBudget(input), { status: 201 });
 });

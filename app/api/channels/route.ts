@@ -4,12 +4,12 @@ import { channelInputSchema } from "@/lib/zod/schemas/channel.ts";
 import { json, noQuery, parseQuery } from "../_lib/handle.ts";
 import { handleMine, readBody } from "../alerts/_lib/http.ts";
 
-export const GET = handleMine(async (req: Request) => {
+export const GET = handleMine("channels:read", async (req: Request) => {
   parseQuery(noQuery, req.url);
   return json(await listChannels());
 });
 
-export const POST = handleMine(async (req: Request) => {
+export const POST = handleMine("channels:write", async (req: Request) => {
   const input = await readBody(req, channelInputSchema);
   return json(await createChannel(input), { status: 201 });
 });

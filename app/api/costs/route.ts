@@ -3,7 +3,7 @@ import { monthOf } from "@/lib/costs/month.ts";
 import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
 import { handle, json, parseQuery } from "../_lib/handle.ts";
 
-export const GET = handle(async (req: Request) => {
+export const GET = handle("costs:read", async (req: Request) => {
   const { month } = parseQuery(monthQuerySchema, req.url);
   return json(await getCostMonth(month ?? monthOf(new Date())));
 });

@@ -1,7 +1,11 @@
+import { actorAllows } from "@/lib/auth/actor.ts";
 import { getFleetSummary } from "@/lib/fleet/get-fleet-summary.ts";
 import { handle, json, noQuery, parseQuery } from "../_lib/handle.ts";
 
-export const GET = handle(async (req: Request) => {
+export const GET = handle("fleet:read", async (req: Request, _ctx: unknown, actor) => {
   parseQuery(noQuery, req.url);
-  return json(await getFleetSummary());
+  const summary = await getFleetSummary();
+  // budgets belong to finance: roles without the costs pages see burn and spend, not the budget
+  if (actorAllows(actor, "costs:read")) return json(summary);
+  return json({ ...summary, month: { ...summary.month, budgetMicros: null } });
 });

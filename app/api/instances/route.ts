@@ -2,7 +2,7 @@ import { listInstances } from "@/lib/fleet/list-instances.ts";
 import { tableQuerySchema } from "@/lib/zod/schemas/instance-query.ts";
 import { handle, json, parseQuery } from "../_lib/handle.ts";
 
-export const GET = handle(async (req: Request) => {
+export const GET = handle("fleet:read", async (req: Request) => {
   const query = parseQuery(tableQuerySchema, req.url);
   return json(await listInstances(query));
 });

@@ -3,6 +3,6 @@ import { recommendationListQuerySchema } from "@/lib/zod/schemas/recommendation.
 import { json, parseQuery } from "../_lib/handle.ts";
 import { handleMine } from "../alerts/_lib/http.ts";
 
-export const GET = handleMine(async (req: Request) => {
+export const GET = handleMine("recommendations:read", async (req: Request) => {
   return json(await listRecommendations(parseQuery(recommendationListQuerySchema, req.url)));
 });

@@ -4,12 +4,12 @@ import { ruleInputSchema } from "@/lib/zod/schemas/rule.ts";
 import { json, noQuery, parseQuery } from "../_lib/handle.ts";
 import { handleMine, readBody } from "../alerts/_lib/http.ts";
 
-export const GET = handleMine(async (req: Request) => {
+export const GET = handleMine("rules:read", async (req: Request) => {
   parseQuery(noQuery, req.url);
   return json(await listRules());
 });
 
-export const POST = handleMine(async (req: Request) => {
+export const POST = handleMine("rules:write", async (req: Request) => {
   const input = await readBody(req, ruleInputSchema);
   return json(await createRule(input), { status: 201 });
 });

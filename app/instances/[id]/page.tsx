@@ -1,17 +1,15 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { InstanceView } from "@/components/instance/instance-view.tsx";
+import { requirePage } from "@/lib/auth/page.ts";
 
 export const metadata: Metadata = { title: "Instance" };
 
 type Props = { params: Promise<{ id: string }> };
 
-async function Instance({ params }: Props) {
+export default async function InstancePage({ params }: Props) {
   const { id } = await params;
-  return <InstanceView id={id} />;
-}
-
-export default function InstancePage({ params }: Props) {
+  await requirePage("/instances/[id]", `/instances/${encodeURIComponent(id)}`);
   return (
     <Suspense
       fallback={
@@ -20,7 +18,7 @@ export default function InstancePage({ params }: Props) {
         </p>
       }
     >
-      <Instance params={params} />
+      <InstanceView id={id} />
     </Suspense>
   );
 }

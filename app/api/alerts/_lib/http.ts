@@ -1,6 +1,13 @@
 import type { z } from "zod";
 import { ConflictError, InvalidInputError } from "@/lib/alerts/errors.ts";
-import { BadRequestError, handle, json } from "../../_lib/handle.ts";
+import type { Permission } from "@/lib/auth/roles.ts";
+import {
+  BadRequestError,
+  handle,
+  json,
+  type AuthedHandler,
+  type HandleOptions,
+} from "../../_lib/handle.ts";
 
 // Shared by the alerts, recommendations, rules, budgets and channels routes: JSON bodies are
 // validated with the entity's zod schema (400 with per-field issues), domain conflicts are 409.
@@ -25,18 +32,24 @@ export async function readBody<S extends z.ZodType>(req: Request, schema: S): Pr
   throw new BadRequestError(`invalid body: ${summary}`, issues);
 }
 
-type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
-
-export function handleMine<C>(fn: Handler<C>): Handler<C> {
-  return handle(async (req: Request, ctx: C) => {
-    try {
-      return await fn(req, ctx);
-    } catch (e) {
-      if (e instanceof InvalidInputError) throw new BadRequestError(e.message, e.issues);
-      if (e instanceof ConflictError) return json({ error: e.message }, { status: 409 });
-      throw e;
-    }
-  });
+export function handleMine<C>(
+  permission: Permission,
+  fn: AuthedHandler<C>,
+  opts: HandleOptions = {},
+): (req: Request, ctx: C) => Promise<Response> {
+  return handle(
+    permission,
+    async (req, ctx, actor) => {
+      try {
+        return await fn(req, ctx, actor);
+      } catch (e) {
+        if (e instanceof InvalidInputError) throw new BadRequestError(e.message, e.issues);
+        if (e instanceof ConflictError) return json({ error: e.message }, { status: 409 });
+        throw e;
+      }
+    },
+    opts,
+  );
 }
 
 export type IdCtx = { params: Promise<{ id: string }> };

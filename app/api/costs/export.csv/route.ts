@@ -5,7 +5,7 @@ import { monthOf } from "@/lib/costs/month.ts";
 import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
 import { handle, parseQuery } from "../../_lib/handle.ts";
 
-export const GET = handle(async (req: Request) => {
+export const GET = handle("costs:read", async (req: Request) => {
   const { month = monthOf(new Date()) } = parseQuery(monthQuerySchema, req.url);
   const costs = await getCostMonth(month);
   const body = stringify(toCsvRows(costs.instances, costs.currency), {

@@ -3,7 +3,7 @@ import { handle, json, noQuery, parseQuery } from "../../_lib/handle.ts";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-export const GET = handle(async (req: Request, ctx: Ctx) => {
+export const GET = handle("fleet:read", async (req: Request, ctx: Ctx) => {
   parseQuery(noQuery, req.url);
   const { id } = await ctx.params;
   return json(await getInstance(id));

@@ -2,7 +2,7 @@ import { getRecommendation } from "@/lib/recommendations/list-recommendations.ts
 import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
 import { handleMine, type IdCtx } from "../../alerts/_lib/http.ts";
 
-export const GET = handleMine(async (req: Request, ctx: IdCtx) => {
+export const GET = handleMine("recommendations:read", async (req: Request, ctx: IdCtx) => {
   parseQuery(noQuery, req.url);
   const { id } = await ctx.params;
   return json(await getRecommendation(id));

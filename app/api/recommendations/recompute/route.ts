@@ -4,7 +4,7 @@ import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
 import { handleMine } from "../../alerts/_lib/http.ts";
 
 // On demand; the collector also recomputes at start and daily.
-export const POST = handleMine(async (req: Request) => {
+export const POST = handleMine("recommendations:act", async (req: Request) => {
   parseQuery(noQuery, req.url);
   return json(await recomputeRecommendations(db));
 });

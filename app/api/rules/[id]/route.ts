@@ -4,17 +4,17 @@ import { ruleUpdateSchema } from "@/lib/zod/schemas/rule.ts";
 import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
 import { handleMine, noContent, readBody, type IdCtx } from "../../alerts/_lib/http.ts";
 
-export const GET = handleMine(async (req: Request, ctx: IdCtx) => {
+export const GET = handleMine("rules:read", async (req: Request, ctx: IdCtx) => {
   parseQuery(noQuery, req.url);
   return json(await getRule((await ctx.params).id));
 });
 
-export const PATCH = handleMine(async (req: Request, ctx: IdCtx) => {
+export const PATCH = handleMine("rules:write", async (req: Request, ctx: IdCtx) => {
   const patch = await readBody(req, ruleUpdateSchema);
   return json(await updateRule((await ctx.params).id, patch));
 });
 
-export const DELETE = handleMine(async (_req: Request, ctx: IdCtx) => {
+export const DELETE = handleMine("rules:write", async (_req: Request, ctx: IdCtx) => {
   await deleteRule((await ctx.params).id);
   return noContent();
 });

@@ -1,13 +1,13 @@
 import { resolveAlert } from "@/lib/alerts/act-on-alert.ts";
-import { actingUser } from "@/lib/alerts/acting-user.ts";
+import { actorLabel } from "@/lib/auth/actor.ts";
 import { getAlert } from "@/lib/alerts/get-alert.ts";
 import { resolveInputSchema } from "@/lib/zod/schemas/alert.ts";
 import { json } from "../../../_lib/handle.ts";
 import { handleMine, readBody, type IdCtx } from "../../_lib/http.ts";
 
-export const POST = handleMine(async (req: Request, ctx: IdCtx) => {
+export const POST = handleMine("alerts:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
   const { note } = await readBody(req, resolveInputSchema);
-  await resolveAlert(id, actingUser(req), note);
+  await resolveAlert(id, actorLabel(actor), note);
   return json(await getAlert(id));
 });

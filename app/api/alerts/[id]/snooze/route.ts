@@ -1,16 +1,16 @@
 import { snoozeAlert } from "@/lib/alerts/act-on-alert.ts";
-import { actingUser } from "@/lib/alerts/acting-user.ts";
+import { actorLabel } from "@/lib/auth/actor.ts";
 import { getAlert } from "@/lib/alerts/get-alert.ts";
 import { snoozeInputSchema } from "@/lib/zod/schemas/alert.ts";
 import { json } from "../../../_lib/handle.ts";
 import { handleMine, readBody, type IdCtx } from "../../_lib/http.ts";
 
-export const POST = handleMine(async (req: Request, ctx: IdCtx) => {
+export const POST = handleMine("alerts:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
   const body = await readBody(req, snoozeInputSchema);
   const until = body.until
     ? new Date(body.until)
     : new Date(Date.now() + (body.minutes ?? 60) * 60_000);
-  await snoozeAlert(id, actingUser(req), until, body.note);
+  await snoozeAlert(id, actorLabel(actor), until, body.note);
   return json(await getAlert(id));
 });

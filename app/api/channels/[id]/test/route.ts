@@ -4,7 +4,7 @@ import { handleMine, type IdCtx } from "../../../alerts/_lib/http.ts";
 
 // Sends one test message now and reports what the receiver answered (200 even when it failed:
 // the test ran; `ok` says how it went).
-export const POST = handleMine(async (req: Request, ctx: IdCtx) => {
+export const POST = handleMine("channels:write", async (req: Request, ctx: IdCtx) => {
   parseQuery(noQuery, req.url);
   return json(await testChannel((await ctx.params).id));
 });

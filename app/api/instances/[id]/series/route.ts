@@ -4,7 +4,7 @@ import { handle, json, parseQuery } from "../../../_lib/handle.ts";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-export const GET = handle(async (req: Request, ctx: Ctx) => {
+export const GET = handle("fleet:read", async (req: Request, ctx: Ctx) => {
   const { range } = parseQuery(rangeQuerySchema, req.url);
   const { id } = await ctx.params;
   return json(await getInstanceSeries(id, range));

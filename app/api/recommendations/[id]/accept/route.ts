@@ -1,11 +1,11 @@
-import { actingUser } from "@/lib/alerts/acting-user.ts";
+import { actorLabel } from "@/lib/auth/actor.ts";
 import { acceptRecommendation } from "@/lib/recommendations/act-on-recommendation.ts";
 import { acceptInputSchema } from "@/lib/zod/schemas/recommendation.ts";
 import { json } from "../../../_lib/handle.ts";
 import { handleMine, readBody, type IdCtx } from "../../../alerts/_lib/http.ts";
 
-export const POST = handleMine(async (req: Request, ctx: IdCtx) => {
+export const POST = handleMine("recommendations:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
   await readBody(req, acceptInputSchema);
-  return json(await acceptRecommendation(id, actingUser(req)));
+  return json(await acceptRecommendation(id, actorLabel(actor)));
 });

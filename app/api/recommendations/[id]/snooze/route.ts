@@ -1,14 +1,14 @@
-import { actingUser } from "@/lib/alerts/acting-user.ts";
+import { actorLabel } from "@/lib/auth/actor.ts";
 import { snoozeRecommendation } from "@/lib/recommendations/act-on-recommendation.ts";
 import { recommendationSnoozeInputSchema } from "@/lib/zod/schemas/recommendation.ts";
 import { json } from "../../../_lib/handle.ts";
 import { handleMine, readBody, type IdCtx } from "../../../alerts/_lib/http.ts";
 
-export const POST = handleMine(async (req: Request, ctx: IdCtx) => {
+export const POST = handleMine("recommendations:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
   const body = await readBody(req, recommendationSnoozeInputSchema);
   const until = body.until
     ? new Date(body.until)
     : new Date(Date.now() + (body.days ?? 7) * 86_400_000);
-  return json(await snoozeRecommendation(id, actingUser(req), until));
+  return json(await snoozeRecommendation(id, actorLabel(actor), until));
 });

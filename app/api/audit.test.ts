@@ -1,0 +1,268 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { TestSession } from "@/lib/testing/auth.ts";
+
+// Every change made through the API leaves an audit entry naming who did what to which thing.
+// Each mutating route below is called once, successfully, as an admin; a mutating route missing
+// from the scenario list fails the test.
+
+const file = vi.hoisted(() => {
+  const path = `${process.env.TMPDIR ?? "/tmp"}/gpufleet-audit-${process.pid}-${Date.now()}.db`;
+  process.env.DATABASE_URL = `file:${path}`;
+  return path;
+});
+
+type Handler = (req: Request, ctx: unknown) => Promise<Response>;
+const MUTATING = ["POST", "PUT", "PATCH", "DELETE"] as const;
+
+function routeFiles(dir = "app/api"): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const p = join(dir, d.name);
+    if (d.isDirectory()) return routeFiles(p);
+    return d.name === "route.ts" ? [p] : [];
+  });
+}
+
+const handlers = new Map<string, Handler>();
+let admin: TestSession;
+let receiver: Server;
+let hookUrl = "";
+let disconnect: () => Promise<void> = async () => {};
+type Db = (typeof import("@/lib/db.ts"))["db"];
+let db: Db;
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ["--import", "tsx", "lib/testing/template-db.ts", "sqlite", file]);
+  const { sessionFor } = await import("@/lib/testing/auth.ts");
+  admin = await sessionFor("admin", "auditor@test.local");
+  for (const f of routeFiles()) {
+    const path = "/" + relative("app", f).replace(/\/route\.ts$/, "");
+    const mod = (await import(/* @vite-ignore */ `/${f}`)) as Record<string, unknown>;
+    for (const m of MUTATING) {
+      if (typeof mod[m] === "function") handlers.set(`${m} ${path}`, mod[m] as Handler);
+    }
+  }
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(200).end("ok"));
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  db = (await import("@/lib/db.ts")).db;
+  disconnect = () => db.$disconnect();
+}, 60_000);
+afterAll(async () => {
+  receiver.close();
+  await disconnect();
+});
+
+async function call(key: string, body: unknown, id?: string): Promise<Response> {
+  const h = handlers.get(key);
+  if (!h) throw new Error(`no handler ${key}`);
+  const [method, path] = key.split(" ") as [string, string];
+  const url = `http://127.0.0.1:3000${path.replace("[id]", id ?? "")}`;
+  const req = new Request(url, {
+    method,
+    headers: { "content-type": "application/json", cookie: admin.cookie, origin: admin.origin },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return h(req, { params: Promise.resolve({ id }) });
+}
+
+async function newestAudit() {
+  return db.auditEvent.findFirstOrThrow({ orderBy: [{ at: "desc" }, { id: "desc" }] });
+}
+
+async function makeAlert(key: string) {
+  const rule =
+    (await db.alertRule.findFirst()) ??
+    (await db.alertRule.create({ data: { name: "Idle", kind: "idle", enabled: false } }));
+  return db.alert.create({
+    data: {
+      ruleId: rule.id,
+      fingerprint: key,
+      openKey: key,
+      kind: "idle",
+      summary: "s",
+      startsAt: new Date(),
+    },
+  });
+}
+
+async function makeRecommendation(key: string) {
+  const host = await db.host.create({ data: { hostname: `h-${key}` } });
+  return db.recommendation.create({
+    data: {
+      kind: "idle_release",
+      hostId: host.id,
+      fingerprint: key,
+      title: "t",
+      details: "d",
+      monthlySavingMicros: 1n,
+    },
+  });
+}
+
+const ids: Record<string, string> = {};
+
+/** Each mutating route: how to call it successfully, and the audit action it must leave. */
+const SCENARIOS: Record<
+  string,
+  { action: string; run: () => Promise<Response>; target?: () => string }
+> = {
+  "POST /api/rules": {
+    action: "rules.create",
+    run: () => call("POST /api/rules", { name: "Idle 2", kind: "idle" }),
+  },
+  "PATCH /api/rules/[id]": {
+    action: "rules.update",
+    run: () => call("PATCH /api/rules/[id]", { name: "Idle two" }, ids.rule),
+    target: () => ids.rule ?? "",
+  },
+  "DELETE /api/rules/[id]": {
+    action: "rules.delete",
+    run: () => call("DELETE /api/rules/[id]", undefined, ids.rule),
+  },
+  "POST /api/budgets": {
+    action: "budgets.create",
+    run: () => call("POST /api/budgets", { name: "Fleet", amount: "1000" }),
+  },
+  "PATCH /api/budgets/[id]": {
+    action: "budgets.update",
+    run: () => call("PATCH /api/budgets/[id]", { amount: "2000" }, ids.budget),
+  },
+  "DELETE /api/budgets/[id]": {
+    action: "budgets.delete",
+    run: () => call("DELETE /api/budgets/[id]", undefined, ids.budget),
+  },
+  "POST /api/channels": {
+    action: "channels.create",
+    run: () => call("POST /api/channels", { name: "Hook", kind: "webhook", url: hookUrl }),
+  },
+  "PATCH /api/channels/[id]": {
+    action: "channels.update",
+    run: () => call("PATCH /api/channels/[id]", { name: "Hook 2" }, ids.channel),
+  },
+  "POST /api/channels/[id]/test": {
+    action: "channels.test",
+    run: () => call("POST /api/channels/[id]/test", {}, ids.channel),
+  },
+  "DELETE /api/channels/[id]": {
+    action: "channels.delete",
+    run: () => call("DELETE /api/channels/[id]", undefined, ids.channel),
+  },
+  "POST /api/alerts/[id]/acknowledge": {
+    action: "alerts.acknowledge",
+    run: () => call("POST /api/alerts/[id]/acknowledge", { note: "on it" }, ids.alert),
+  },
+  "POST /api/alerts/[id]/snooze": {
+    action: "alerts.snooze",
+    run: () => call("POST /api/alerts/[id]/snooze", { minutes: 30 }, ids.alert),
+  },
+  "POST /api/alerts/[id]/resolve": {
+    action: "alerts.resolve",
+    run: () => call("POST /api/alerts/[id]/resolve", {}, ids.alert),
+  },
+  "POST /api/alerts/evaluate": {
+    action: "alerts.evaluate",
+    run: () => call("POST /api/alerts/evaluate", {}),
+  },
+  "POST /api/recommendations/[id]/dismiss": {
+    action: "recommendations.dismiss",
+    run: () =>
+      call("POST /api/recommendations/[id]/dismiss", { reason: "needed for tests" }, ids.rec),
+  },
+  "POST /api/recommendations/[id]/reopen": {
+    action: "recommendations.reopen",
+    run: () => call("POST /api/recommendations/[id]/reopen", {}, ids.rec),
+  },
+  "POST /api/recommendations/[id]/snooze": {
+    action: "recommendations.snooze",
+    run: () => call("POST /api/recommendations/[id]/snooze", { days: 7 }, ids.rec2),
+  },
+  "POST /api/recommendations/[id]/accept": {
+    action: "recommendations.accept",
+    run: () => call("POST /api/recommendations/[id]/accept", {}, ids.rec3),
+  },
+  "POST /api/recommendations/recompute": {
+    action: "recommendations.recompute",
+    run: () => call("POST /api/recommendations/recompute", {}),
+  },
+  "POST /api/users": {
+    action: "users.create",
+    run: () =>
+      call("POST /api/users", {
+        email: "new@test.local",
+        password: "long-enough-pw",
+        role: "viewer",
+      }),
+  },
+  "PATCH /api/users/[id]": {
+    action: "users.role-change",
+    run: () => call("PATCH /api/users/[id]", { role: "finance" }, ids.user),
+  },
+  "DELETE /api/users/[id]": {
+    action: "users.delete",
+    run: () => call("DELETE /api/users/[id]", undefined, ids.user),
+  },
+  "POST /api/tokens": {
+    action: "tokens.create",
+    run: () => call("POST /api/tokens", { name: "ci", scope: "read" }),
+  },
+  "DELETE /api/tokens/[id]": {
+    action: "tokens.revoke",
+    run: () => call("DELETE /api/tokens/[id]", undefined, ids.token),
+  },
+  "PATCH /api/settings": {
+    action: "settings.update",
+    run: () => call("PATCH /api/settings", { allowPrivateWebhookTargets: false }),
+  },
+  // sign-in, sign-out and first-run setup are audited by their own tests (lib/auth)
+  "POST /api/auth/[...all]": { action: "", run: async () => new Response(null) },
+  "POST /api/setup": { action: "", run: async () => new Response(null) },
+};
+
+describe("audit log", () => {
+  it("has a scenario for every mutating route", () => {
+    expect([...handlers.keys()].filter((k) => !(k in SCENARIOS)).sort()).toEqual([]);
+  });
+
+  it("records who changed what for every mutation, without secrets", async () => {
+    ids.alert = (await makeAlert("a1")).id;
+    ids.rec = (await makeRecommendation("r1")).id;
+    ids.rec2 = (await makeRecommendation("r2")).id;
+    ids.rec3 = (await makeRecommendation("r3")).id;
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    for (const [key, s] of Object.entries(SCENARIOS)) {
+      if (s.action === "") continue;
+      const res = await s.run();
+      expect(res.status, `${key}: ${await res.clone().text()}`).toBeLessThan(300);
+      const created = (await res
+        .clone()
+        .json()
+        .catch(() => null)) as { id?: string } | null;
+      if (key === "POST /api/rules" && created?.id) ids.rule = created.id;
+      if (key === "POST /api/budgets" && created?.id) ids.budget = created.id;
+      if (key === "POST /api/channels" && created?.id) ids.channel = created.id;
+      if (key === "POST /api/users" && created?.id) ids.user = created.id;
+      if (key === "POST /api/tokens" && created?.id) ids.token = created.id;
+      const entry = await newestAudit();
+      expect(entry.action, key).toBe(s.action);
+      expect(entry.actor, key).toBe("auditor@test.local");
+      expect(entry.detail, key).not.toContain("127.0.0.1");
+      expect(entry.detail, key).not.toContain("long-enough-pw");
+      expect(entry.detail, key).not.toContain("gft_");
+    }
+    spy.mockRestore();
+    const roleChange = await db.auditEvent.findFirstOrThrow({
+      where: { action: "users.role-change" },
+    });
+    expect(JSON.parse(roleChange.detail)).toEqual({ role: { from: "viewer", to: "finance" } });
+    const budget = await db.auditEvent.findFirstOrThrow({ where: { action: "budgets.update" } });
+    expect(JSON.parse(budget.detail)).toEqual({ body: { amount: "2000" } });
+  });
+});

@@ -1,0 +1,55 @@
+import { actorLabel } from "@/lib/auth/actor.ts";
+import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
+import { deleteUser, updateUser } from "@/lib/auth/users.ts";
+import { NotFoundError } from "@/lib/fleet/errors.ts";
+import { updateUserSchema } from "@/lib/zod/schemas/admin.ts";
+import { handle, json } from "../../_lib/handle.ts";
+import { noContent, readBody, type IdCtx } from "../../alerts/_lib/http.ts";
+import { userInput } from "../_lib.ts";
+
+export const PATCH = handle(
+  "users:admin",
+  async (req: Request, ctx: IdCtx, actor) => {
+    const { id } = await ctx.params;
+    const patch = await readBody(req, updateUserSchema);
+    const result = await userInput(() => updateUser(id, patch));
+    if (!result) throw new NotFoundError(`user ${id}`);
+    const { before, after } = result;
+    const changes: Record<string, unknown> = {};
+    if (before.role !== after.role) changes.role = { from: before.role, to: after.role };
+    if (before.teams.join() !== after.teams.join())
+      changes.teams = { from: before.teams, to: after.teams };
+    if (before.name !== after.name) changes.name = { from: before.name, to: after.name };
+    if (patch.password !== undefined) changes.password = "changed";
+    await recordAudit({
+      actor: actorLabel(actor),
+      action: changes.role ? "users.role-change" : "users.update",
+      target: after.email,
+      detail: changes,
+      ip: clientIp(req.headers),
+    });
+    return json(after);
+  },
+  { audit: false },
+);
+
+export const DELETE = handle(
+  "users:admin",
+  async (req: Request, ctx: IdCtx, actor) => {
+    const { id } = await ctx.params;
+    if (actor.kind === "user" && actor.id === id) {
+      return json({ error: "you cannot delete yourself; ask another admin" }, { status: 409 });
+    }
+    const user = await userInput(() => deleteUser(id));
+    if (!user) throw new NotFoundError(`user ${id}`);
+    await recordAudit({
+      actor: actorLabel(actor),
+      action: "users.delete",
+      target: user.email,
+      detail: { role: user.role },
+      ip: clientIp(req.headers),
+    });
+    return noContent();
+  },
+  { audit: false },
+);

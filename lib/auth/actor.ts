@@ -1,0 +1,68 @@
+import "server-only";
+import { getAuth } from "./auth.ts";
+import { isRole, roleAllows, tokenAllows, type Permission, type Role } from "./roles.ts";
+import { verifyApiToken } from "./tokens.ts";
+import type { TokenScope } from "./roles.ts";
+
+// Who is asking: a signed-in person (session cookie) or a script (Authorization: Bearer token).
+
+export type UserActor = {
+  kind: "user";
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** teams the user is limited to; empty means every team */
+  teams: string[];
+};
+export type TokenActor = { kind: "token"; id: string; name: string; scope: TokenScope };
+export type Actor = UserActor | TokenActor;
+
+export function actorLabel(actor: Actor): string {
+  return actor.kind === "user" ? actor.email : `token:${actor.name}`;
+}
+
+export function actorAllows(actor: Actor, permission: Permission): boolean {
+  return actor.kind === "user"
+    ? roleAllows(actor.role, permission)
+    : tokenAllows(actor.scope, permission);
+}
+
+export function parseTeams(text: string): string[] {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toUserActor(user: {
+  id: string;
+  email: string;
+  name: string;
+  role?: string | null;
+  teams?: string | null;
+}): UserActor {
+  return {
+    kind: "user",
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    // an unknown role in the store grants the least, never more
+    role: isRole(user.role) ? user.role : "viewer",
+    teams: parseTeams(user.teams ?? "[]"),
+  };
+}
+
+/** The actor behind a request, or null when it carries no valid session or token. */
+export async function authenticate(headers: Headers): Promise<Actor | null> {
+  const authorization = headers.get("authorization");
+  if (authorization !== null) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return m?.[1] ? verifyApiToken(m[1]) : null;
+  }
+  const auth = await getAuth();
+  const session = await auth.api.getSession({ headers });
+  return session ? toUserActor(session.user) : null;
+}

@@ -1,0 +1,25 @@
+import "server-only";
+import { headers } from "next/headers";
+import { forbidden, redirect } from "next/navigation";
+import { cache } from "react";
+import { toUserActor, type UserActor } from "./actor.ts";
+import { getAuth } from "./auth.ts";
+import { safeNext } from "./next-path.ts";
+import { PAGE_PERMISSIONS, roleAllows, type PagePath } from "./roles.ts";
+
+// Pages check the signed-in user on the server before they render anything: no session →
+// /sign-in (coming back afterwards), a role without the page's permission → 403.
+
+/** The signed-in user of this request, looked up once per render. */
+export const currentUser = cache(async (): Promise<UserActor | null> => {
+  const auth = await getAuth();
+  const session = await auth.api.getSession({ headers: await headers() });
+  return session ? toUserActor(session.user) : null;
+});
+
+export async function requirePage(page: PagePath, here: string = page): Promise<UserActor> {
+  const user = await currentUser();
+  if (!user) redirect(`/sign-in?next=${encodeURIComponent(safeNext(here))}`);
+  if (!roleAllows(user.role, PAGE_PERMISSIONS[page])) forbidden();
+  return user;
+}

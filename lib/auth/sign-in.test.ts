@@ -1,0 +1,138 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+// Sign-in through the app's own /api/auth route: cookies, failure throttling, the audit trail,
+// sign-out, and the first-run setup link.
+
+const file = vi.hoisted(() => {
+  const path = `${process.env.TMPDIR ?? "/tmp"}/gpufleet-signin-${process.pid}-${Date.now()}.db`;
+  process.env.DATABASE_URL = `file:${path}`;
+  return path;
+});
+
+type Route = typeof import("@/app/api/auth/[...all]/route.ts");
+let route: Route;
+let db: (typeof import("@/lib/db.ts"))["db"];
+const ORIGIN = "http://127.0.0.1:3000";
+const PASSWORD = "correct-horse-battery";
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ["--import", "tsx", "lib/testing/template-db.ts", "sqlite", file]);
+  route = await import("@/app/api/auth/[...all]/route.ts");
+  db = (await import("@/lib/db.ts")).db;
+  const { createUser } = await import("./users.ts");
+  await createUser({ email: "Ada@Test.local", password: PASSWORD, role: "finance" });
+  await createUser({ email: "bob@test.local", password: PASSWORD, role: "viewer" });
+}, 60_000);
+afterAll(async () => db.$disconnect());
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  route.POST(
+    new Request(`${ORIGIN}/api/auth${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: ORIGIN, ...headers },
+      body: JSON.stringify(body),
+    }),
+    undefined,
+  );
+
+const signIn = (email: string, password: string) => post("/sign-in/email", { email, password });
+
+async function actions(actor: string): Promise<string[]> {
+  const rows = await db.auditEvent.findMany({
+    where: { actor },
+    orderBy: [{ at: "asc" }, { id: "asc" }],
+  });
+  return rows.map((r) => r.action);
+}
+
+describe("sign-in", () => {
+  it("sets an httpOnly SameSite session cookie, stores only a scrypt hash, and audits", async () => {
+    const res = await signIn("ada@test.local", PASSWORD);
+    expect(res.status).toBe(200);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("gpufleet.session_token="));
+    expect(cookie).toBeDefined();
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+    // served over http here; GPUFLEET_PUBLIC_URL=https://… makes it Secure
+    expect(cookie).not.toMatch(/Secure/i);
+    const account = await db.account.findFirstOrThrow({
+      where: { user: { email: "ada@test.local" } },
+    });
+    expect(account.password).not.toContain(PASSWORD);
+    expect(account.password).toMatch(/^[0-9a-f]+:[0-9a-f]+$/); // better-auth's scrypt salt:key
+    expect(await actions("ada@test.local")).toContain("auth.sign-in");
+  });
+
+  it("refuses a wrong password, slows repeated failures down, then locks the email", async () => {
+    const { throttleState } = await import("./throttle.ts");
+    for (let i = 1; i <= 3; i++)
+      expect((await signIn("bob@test.local", "wrong-password-x")).status).toBe(401);
+    expect(await throttleState("bob@test.local")).toEqual({ kind: "open", delayMs: 1000 });
+    expect((await signIn("BOB@test.local", "wrong-password-x")).status).toBe(401);
+    expect(await throttleState("bob@test.local")).toEqual({ kind: "open", delayMs: 2000 });
+    expect((await signIn("bob@test.local", "wrong-password-x")).status).toBe(401);
+    // locked now: even the right password is refused, with when to come back
+    const locked = await signIn("bob@test.local", PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(800);
+    expect(((await locked.json()) as { message: string }).message).toMatch(
+      /Too many failed sign-ins for this email\. Try again in 15 minutes\./,
+    );
+    const trail = await actions("bob@test.local");
+    expect(trail.filter((a) => a === "auth.sign-in.failed")).toHaveLength(5);
+    expect(trail.at(-1)).toBe("auth.sign-in.refused");
+    // other accounts are unaffected
+    expect((await signIn("ada@test.local", PASSWORD)).status).toBe(200);
+  }, 30_000);
+
+  it("the lock and the count expire", async () => {
+    const { recordFailure, throttleState, LOCK_AFTER, LOCK_FOR_MS } = await import("./throttle.ts");
+    const t0 = new Date("2026-01-01T00:00:00Z");
+    for (let i = 0; i < LOCK_AFTER; i++) await recordFailure("carol@test.local", t0);
+    expect((await throttleState("carol@test.local", t0)).kind).toBe("locked");
+    const later = new Date(t0.getTime() + LOCK_FOR_MS + 1000);
+    expect(await throttleState("carol@test.local", later)).toEqual({ kind: "open", delayMs: 0 });
+  });
+
+  it("signs out: the cookie stops working and the audit log says so", async () => {
+    const res = await signIn("ada@test.local", PASSWORD);
+    const cookie = (res.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "";
+    const { authenticate } = await import("./actor.ts");
+    expect(await authenticate(new Headers({ cookie }))).toMatchObject({
+      email: "ada@test.local",
+      role: "finance",
+    });
+    expect((await post("/sign-out", {}, { cookie })).status).toBe(200);
+    expect(await authenticate(new Headers({ cookie }))).toBeNull();
+    expect((await actions("ada@test.local")).at(-1)).toBe("auth.sign-out");
+  });
+
+  it("only the endpoints gpufleet uses exist: no sign-up", async () => {
+    const res = await post("/sign-up/email", {
+      email: "eve@test.local",
+      password: PASSWORD,
+      name: "e",
+    });
+    expect(res.status).toBe(404);
+    expect(await db.user.count({ where: { email: "eve@test.local" } })).toBe(0);
+  });
+});
+
+describe("first run", () => {
+  it("a one-time setup link creates the first admin once", async () => {
+    const { createSetupToken, setupTokenValid, completeSetup } = await import("./setup.ts");
+    const token = await createSetupToken();
+    // users exist in this store, so the link is not valid
+    expect(await setupTokenValid(token)).toBe(false);
+    await db.user.deleteMany({});
+    const fresh = await createSetupToken();
+    expect(await setupTokenValid(fresh)).toBe(true);
+    expect(await setupTokenValid("guess")).toBe(false);
+    const admin = await completeSetup(fresh, { email: "root@test.local", password: PASSWORD });
+    expect(admin).toMatchObject({ email: "root@test.local", role: "admin" });
+    expect(await completeSetup(fresh, { email: "two@test.local", password: PASSWORD })).toBeNull();
+    expect(await db.user.count()).toBe(1);
+  });
+});

@@ -1,0 +1,50 @@
+import "server-only";
+import { db } from "@/lib/db.ts";
+
+// Failed sign-ins per email: the first few are free, then each attempt waits longer, and after
+// LOCK_AFTER failures inside WINDOW the email is refused until LOCK_FOR has passed. A success
+// clears the count. Keyed on the email (not the IP, which a client can vary) so guessing one
+// account's password stays slow from anywhere.
+
+export const FREE_FAILURES = 3;
+export const LOCK_AFTER = 5;
+export const WINDOW_MS = 15 * 60_000;
+export const LOCK_FOR_MS = 15 * 60_000;
+const DELAY_STEP_MS = 1000;
+
+export function throttleKey(email: string): string {
+  return `email:${email.trim().toLowerCase()}`;
+}
+
+export type ThrottleState =
+  { kind: "open"; delayMs: number } | { kind: "locked"; retryAfterS: number };
+
+export async function throttleState(email: string, now = new Date()): Promise<ThrottleState> {
+  const row = await db.signInThrottle.findUnique({ where: { key: throttleKey(email) } });
+  if (!row) return { kind: "open", delayMs: 0 };
+  if (row.lockedUntil && row.lockedUntil > now) {
+    return {
+      kind: "locked",
+      retryAfterS: Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 1000),
+    };
+  }
+  if (now.getTime() - row.firstFailAt.getTime() > WINDOW_MS) return { kind: "open", delayMs: 0 };
+  const over = row.failures - FREE_FAILURES + 1;
+  return { kind: "open", delayMs: over > 0 ? over * DELAY_STEP_MS : 0 };
+}
+
+/** Counts a failure; returns true when this failure locked the email. */
+export async function recordFailure(email: string, now = new Date()): Promise<boolean> {
+  const key = throttleKey(email);
+  const row = await db.signInThrottle.findUnique({ where: { key } });
+  const fresh = !row || now.getTime() - row.firstFailAt.getTime() > WINDOW_MS;
+  const failures = fresh ? 1 : row.failures + 1;
+  const lockedUntil = failures >= LOCK_AFTER ? new Date(now.getTime() + LOCK_FOR_MS) : null;
+  const data = { failures, firstFailAt: fresh ? now : row.firstFailAt, lockedUntil };
+  await db.signInThrottle.upsert({ where: { key }, create: { key, ...data }, update: data });
+  return lockedUntil !== null;
+}
+
+export async function clearFailures(email: string): Promise<void> {
+  await db.signInThrottle.deleteMany({ where: { key: throttleKey(email) } });
+}

@@ -1,0 +1,12 @@
+import type { Role } from "@/lib/auth/roles.ts";
+
+// The demo's people, one per role, so each role can be tried. `npm start` prints them; they are
+// only made for the demo fleet (GPUFLEET_DEMO=1) into a store with no users. Pure data, so the
+// end-to-end tests can sign in with them too.
+
+export const DEMO_USERS: readonly { email: string; password: string; role: Role }[] = [
+  { email: "admin@demo.gpufleet.test", password: "demo-admin-pass", role: "admin" },
+  { email: "finance@demo.gpufleet.test", password: "demo-finance-pass", role: "finance" },
+  { email: "operator@demo.gpufleet.test", password: "demo-operator-pass", role: "operator" },
+  { email: "viewer@demo.gpufleet.test", password: "demo-viewer-pass", role: "viewer" },
+];

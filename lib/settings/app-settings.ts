@@ -1,0 +1,46 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db.ts";
+
+// Settings an admin changes at run time, kept in the store so every replica sees the same value.
+
+const SETTINGS = {
+  /** Webhook channels may target private, loopback, link-local and the app's own addresses. */
+  allowPrivateWebhookTargets: z.boolean(),
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]>;
+
+const DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
+  allowPrivateWebhookTargets: false,
+};
+
+export const settingsSchema = z.strictObject({
+  allowPrivateWebhookTargets: SETTINGS.allowPrivateWebhookTargets.optional(),
+});
+
+export async function getSetting<K extends SettingKey>(key: K): Promise<SettingValue<K>> {
+  const row = await db.appSetting.findUnique({ where: { key } });
+  if (!row) return DEFAULTS[key];
+  const parsed = SETTINGS[key].safeParse(JSON.parse(row.value));
+  if (parsed.success) return parsed.data as SettingValue<K>;
+  console.error(`[settings] stored value of ${key} is invalid; using the default`);
+  return DEFAULTS[key];
+}
+
+export async function getSettings(): Promise<{ [K in SettingKey]: SettingValue<K> }> {
+  return { allowPrivateWebhookTargets: await getSetting("allowPrivateWebhookTargets") };
+}
+
+export async function setSetting<K extends SettingKey>(
+  key: K,
+  value: SettingValue<K>,
+): Promise<void> {
+  const text = JSON.stringify(SETTINGS[key].parse(value));
+  await db.appSetting.upsert({
+    where: { key },
+    create: { key, value: text },
+    update: { value: text },
+  });
+}

@@ -1,0 +1,42 @@
+// `npm start` runs this after migrating (and seeding the demo): it makes sure somebody can sign
+// in. With no user in the store it creates the admin from GPUFLEET_ADMIN_EMAIL and
+// GPUFLEET_ADMIN_PASSWORD, or the demo's users (GPUFLEET_DEMO=1), or else prints a one-time
+// link to create the first admin. The demo's logins are printed every time.
+import { parseArgs } from "node:util";
+import { createSetupToken } from "../lib/auth/setup.ts";
+import { countUsers, createUser } from "../lib/auth/users.ts";
+import { db } from "../lib/db.ts";
+import { presentDemoUsers, seedDemoUsers } from "../lib/demo/users.ts";
+
+const { values } = parseArgs({
+  options: { url: { type: "string", default: "http://127.0.0.1:3000" }, demo: { type: "boolean" } },
+});
+const email = process.env.GPUFLEET_ADMIN_EMAIL;
+const password = process.env.GPUFLEET_ADMIN_PASSWORD;
+const lines: string[] = [];
+
+if ((await countUsers()) === 0 && email && password) {
+  if (password.length < 12) {
+    console.error("gpufleet: GPUFLEET_ADMIN_PASSWORD must have at least 12 characters");
+    process.exit(1);
+  }
+  await createUser({ email, password, role: "admin" });
+  lines.push(`created the admin ${email} from GPUFLEET_ADMIN_EMAIL/GPUFLEET_ADMIN_PASSWORD`);
+}
+if (values.demo) await seedDemoUsers();
+if ((await countUsers()) === 0) {
+  const token = await createSetupToken();
+  lines.push(
+    "no user yet: open this one-time link to create the first admin (valid 24 h):",
+    `  ${values.url}/setup?token=${token}`,
+  );
+}
+if (values.demo) {
+  const demo = await presentDemoUsers();
+  if (demo.length > 0) {
+    lines.push("demo sign-ins (one per role):");
+    for (const u of demo) lines.push(`  ${u.role.padEnd(8)} ${u.email}  password: ${u.password}`);
+  }
+}
+for (const l of lines) console.log(`gpufleet: ${l}`);
+await db.$disconnect();
