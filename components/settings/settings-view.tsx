@@ -2,19 +2,29 @@
 
 import { BudgetsPanel } from "./budgets-panel.tsx";
 import { ChannelsPanel } from "./channels-panel.tsx";
+import { PricingPanel } from "./pricing-panel.tsx";
 import { RulesPanel } from "./rules-panel.tsx";
 
-export function SettingsView() {
+/** Budgets and the pricing catalogue for finance and admins; rules and channels for admins only. */
+export function SettingsView({ rules, channels }: { rules: boolean; channels: boolean }) {
+  const parts = [
+    rules && "alert rules",
+    "monthly budgets",
+    "the pricing catalogue",
+    channels && "where notifications go",
+  ];
+  const summary = parts.filter(Boolean).join(", ");
   return (
     <>
       <div className="page-title">
         <h1>Settings</h1>
-        <p>Alert rules, monthly budgets and where notifications go.</p>
+        <p>{summary.charAt(0).toUpperCase() + summary.slice(1)}.</p>
       </div>
       <div className="settings-sections">
-        <RulesPanel />
+        {rules && <RulesPanel />}
         <BudgetsPanel />
-        <ChannelsPanel />
+        <PricingPanel />
+        {channels && <ChannelsPanel />}
       </div>
     </>
   );
