@@ -8,7 +8,7 @@ import { formatHours } from "@/lib/format/number.ts";
 import { costQueries } from "@/lib/queries/costs.ts";
 import { BREAKDOWN_DIMENSIONS, type CostMonth } from "@/lib/zod/schemas/costs.ts";
 import { monthSchema } from "@/lib/zod/schemas/month.ts";
-import { ChartBarCostTrend } from "../charts/chart-bar-cost-trend.tsx";
+import { LazyChartBarCostTrend } from "../charts/lazy-charts.tsx";
 import { SourceBanner } from "../source-banner.tsx";
 import { Stat } from "../stat.tsx";
 import { LocalTime } from "../time-zone.tsx";
@@ -150,7 +150,7 @@ function CostsBody({ m }: { m: CostMonth }) {
           <div className="panel-head">
             <h2 id="trend-title">Last 6 months</h2>
           </div>
-          <ChartBarCostTrend trend={m.trend} currency={c} selected={m.month} />
+          <LazyChartBarCostTrend trend={m.trend} currency={c} selected={m.month} />
         </section>
       </div>
 

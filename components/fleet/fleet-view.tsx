@@ -8,7 +8,7 @@ import { fleetQueries } from "@/lib/queries/fleet.ts";
 import { instanceQueries } from "@/lib/queries/instances.ts";
 import { isRange, type Range } from "@/lib/zod/schemas/range.ts";
 import type { TableQuery } from "@/lib/zod/schemas/instance-query.ts";
-import { ChartAreaFleetUtilization } from "../charts/chart-area-fleet-utilization.tsx";
+import { LazyChartAreaFleetUtilization } from "../charts/lazy-charts.tsx";
 import { EmptyFleet } from "../empty-fleet.tsx";
 import { RangePicker } from "../range-picker.tsx";
 import { SourceBanner } from "../source-banner.tsx";
@@ -82,7 +82,7 @@ export function FleetView() {
           <RangePicker value={range} onChange={setRange} />
         </div>
         {series.data ? (
-          <ChartAreaFleetUtilization series={series.data} />
+          <LazyChartAreaFleetUtilization series={series.data} />
         ) : series.isError ? (
           <div className="chart-empty">Could not load the series: {series.error.message}</div>
         ) : (

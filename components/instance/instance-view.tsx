@@ -8,7 +8,7 @@ import { instanceQueries } from "@/lib/queries/instances.ts";
 import { HttpError } from "@/lib/queries/fetch-json.ts";
 import { isRange, type Range } from "@/lib/zod/schemas/range.ts";
 import { GPU_METRICS } from "../charts/chart-line-gpu-metric.shape.ts";
-import { ChartLineGpuMetric } from "../charts/chart-line-gpu-metric.tsx";
+import { LazyChartLineGpuMetric } from "../charts/lazy-charts.tsx";
 import { RangePicker } from "../range-picker.tsx";
 import { SourceBanner } from "../source-banner.tsx";
 import { Stat } from "../stat.tsx";
@@ -154,7 +154,7 @@ export function InstanceView({ id }: { id: string }) {
         {series.data ? (
           <div className="chart-grid" data-testid="gpu-charts">
             {GPU_METRICS.map((m) => (
-              <ChartLineGpuMetric key={m} gpus={series.data.gpus} metric={m} domain={domain} />
+              <LazyChartLineGpuMetric key={m} gpus={series.data.gpus} metric={m} domain={domain} />
             ))}
           </div>
         ) : series.isError ? (

@@ -11,7 +11,7 @@ import {
   recommendationSchema,
   type RecommendationDto,
 } from "@/lib/zod/schemas/recommendation.ts";
-import { ChartLineRecommendationEvidence } from "../charts/chart-line-recommendation-evidence.tsx";
+import { LazyChartLineRecommendationEvidence } from "../charts/lazy-charts.tsx";
 import { LocalTime } from "../time-zone.tsx";
 
 type Act =
@@ -189,7 +189,10 @@ export function RecommendationCard({ r }: { r: RecommendationDto }) {
       ) : null}
       {evidence ? (
         <div className="wide" data-testid="reco-evidence">
-          <ChartLineRecommendationEvidence series={ev.series} title={`Evidence for: ${r.title}`} />
+          <LazyChartLineRecommendationEvidence
+            series={ev.series}
+            title={`Evidence for: ${r.title}`}
+          />
           <dl className="kv small">
             <dt>Window</dt>
             <dd>
