@@ -6,7 +6,8 @@ import type { InstanceDetail } from "@/lib/zod/schemas/instance.ts";
 import { db as defaultDb } from "@/lib/db.ts";
 import { NotFoundError } from "./errors.ts";
 import { idleNowPerHour, shapeInstanceGpus } from "./instance-detail.ts";
-import { loadFleetSnapshot, type FleetDeps } from "./load-fleet-snapshot.ts";
+import { cachedFleet } from "./fleet-cache.ts";
+import { loadFleetSnapshot, usesDefaults, type FleetDeps } from "./load-fleet-snapshot.ts";
 import { toHostState } from "./summarize.ts";
 
 function parseLabels(json: string): Record<string, string> {
@@ -28,7 +29,10 @@ export async function getInstance(id: string, deps: FleetDeps = {}): Promise<Ins
   const host = await client.host.findUnique({ where: { id } });
   if (!host) throw new NotFoundError(`instance ${id}`);
 
-  const snapshot = await loadFleetSnapshot({ ...deps, client, source });
+  const cached = usesDefaults(deps) ? await cachedFleet() : null;
+  const snapshot = cached
+    ? { ...cached.view.snapshot, health: cached.health }
+    : await loadFleetSnapshot({ ...deps, client, source });
   const month = monthOf(snapshot.now);
   const { from, to } = monthBounds(month);
   const [processes, ledger, unpriced] = await Promise.all([

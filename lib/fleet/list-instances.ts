@@ -1,7 +1,8 @@
 import "server-only";
 import type { InstanceList } from "@/lib/zod/schemas/instance.ts";
 import { DEFAULT_TABLE_QUERY, type TableQuery } from "@/lib/zod/schemas/instance-query.ts";
-import { loadFleetSnapshot, type FleetDeps } from "./load-fleet-snapshot.ts";
+import { cachedFleet } from "./fleet-cache.ts";
+import { loadFleetSnapshot, usesDefaults, type FleetDeps } from "./load-fleet-snapshot.ts";
 import { buildInstanceRows } from "./summarize.ts";
 import { applyTableQuery } from "./table-state.ts";
 
@@ -10,6 +11,15 @@ export async function listInstances(
   query: TableQuery = DEFAULT_TABLE_QUERY,
   deps: FleetDeps = {},
 ): Promise<InstanceList> {
+  if (usesDefaults(deps)) {
+    const { view, generatedAt, health } = await cachedFleet();
+    return {
+      generatedAt,
+      health,
+      total: view.rows.length,
+      rows: applyTableQuery(view.rows, query),
+    };
+  }
   const snapshot = await loadFleetSnapshot(deps);
   const rows = buildInstanceRows(snapshot.hosts, snapshot.grid, snapshot.prices);
   return {

@@ -24,6 +24,13 @@ export interface FleetSnapshot {
   grid: GridGpu[];
   prices: PriceMap;
   health: SourceHealthDto;
+  /** why the metrics source failed (current GPUs are then the stored inventory); null if it answered */
+  sourceError: string | null;
+}
+
+/** True when the caller passed no dependencies of its own: the process's shared cache applies. */
+export function usesDefaults(deps: FleetDeps): boolean {
+  return deps.client === undefined && deps.source === undefined && deps.now === undefined;
 }
 
 /** Data older than two scrape intervals (plus slack) is stale. */
@@ -91,5 +98,6 @@ export async function loadFleetSnapshot(deps: FleetDeps = {}): Promise<FleetSnap
     grid,
     prices: priceHosts(hosts, priceRows, now),
     health: toHealthDto(health, source.mode, now.getTime(), staleAfterMs()),
+    sourceError: currentResult.error,
   };
 }

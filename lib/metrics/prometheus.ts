@@ -8,6 +8,7 @@ import {
   type PromClient,
   type RangeMatrix,
 } from "./prom-api.ts";
+import { joinCurrent, queryCurrent } from "./prometheus-current.ts";
 import { FLEET_EXPRS, FLEET_RECORDED } from "./recording-rules.ts";
 import type {
   CurrentGpu,
@@ -21,8 +22,6 @@ import type {
 
 // Reads every live and historical GPU metric from a Prometheus-compatible API. Hosts are joined to
 // their GPU series through the `instance` label of gpu_host_info, which the exporter serves.
-
-const CURRENT = `{__name__=~"gpu_(info|host_info|utilization_ratio|memory_used_bytes|memory_total_bytes|power_draw_watts|temperature_celsius|processes|mig_memory_total_bytes)"}`;
 
 /** `metric` restricted to the host whose gpu_host_info says `hostname`. */
 export function onHost(metric: string, hostname: string): string {
@@ -79,75 +78,8 @@ export function createPrometheusSource(
     mode: "prometheus",
 
     async currentGpus(): Promise<CurrentGpu[]> {
-      const [vec, up, ids] = await Promise.all([
-        track(client.query(CURRENT)),
-        client.query("up"),
-        hostIds(),
-      ]);
-      const hostByInstance = new Map<string, string>();
-      const upByInstance = new Map<string, boolean>();
-      for (const s of up) upByInstance.set(s.metric.instance ?? "", s.value[1] === "1");
-      for (const s of vec)
-        if (s.metric.__name__ === "gpu_host_info")
-          hostByInstance.set(s.metric.instance ?? "", s.metric.hostname ?? "");
-      const gpus = new Map<string, CurrentGpu>();
-      const key = (m: Record<string, string>) =>
-        `${m.instance}|${m.uuid}|${m.gpu_instance_id ?? ""}`;
-      for (const s of vec) {
-        const m = s.metric;
-        if (!m.uuid || m.__name__ === "gpu_host_info") continue;
-        const instance = m.instance ?? "";
-        const hostname = hostByInstance.get(instance) ?? instance;
-        const k = key(m);
-        let g = gpus.get(k);
-        if (!g) {
-          const mig = m.gpu_instance_id !== undefined;
-          g = {
-            hostId: ids.get(hostname) ?? hostname,
-            hostname,
-            uuid: mig ? `${m.uuid}:gi${m.gpu_instance_id}` : m.uuid,
-            index: Number(m.gpu ?? 0),
-            name: m.name ?? "",
-            util: null,
-            memUsedBytes: null,
-            memTotalBytes: null,
-            powerWatts: null,
-            tempCelsius: null,
-            processes: null,
-            lastSeen: new Date(s.value[0] * 1000),
-            reporting: upByInstance.get(instance) ?? false,
-            parentUuid: mig ? m.uuid : null,
-            migProfile: m.mig_profile ?? null,
-          };
-          gpus.set(k, g);
-        }
-        const v = promNumber(s.value[1]);
-        switch (m.__name__) {
-          case "gpu_info":
-            g.name = m.name ?? g.name;
-            break;
-          case "gpu_utilization_ratio":
-            g.util = v;
-            break;
-          case "gpu_memory_used_bytes":
-            g.memUsedBytes = v;
-            break;
-          case "gpu_memory_total_bytes":
-          case "gpu_mig_memory_total_bytes":
-            g.memTotalBytes = v;
-            break;
-          case "gpu_power_draw_watts":
-            g.powerWatts = v;
-            break;
-          case "gpu_temperature_celsius":
-            g.tempCelsius = v;
-            break;
-          case "gpu_processes":
-            g.processes = v;
-            break;
-        }
-      }
-      return [...gpus.values()];
+      const [answers, ids] = await Promise.all([track(queryCurrent(client)), hostIds()]);
+      return joinCurrent(answers, ids);
     },
 
     async fleetSeries(range: TimeRange): Promise<FleetSeries> {

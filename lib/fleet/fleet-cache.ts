@@ -1,0 +1,104 @@
+import "server-only";
+import { getMonthSpend, type MonthSpend } from "@/lib/costs/get-month-spend.ts";
+import { env } from "@/lib/env.ts";
+import type { SourceHealthDto } from "@/lib/zod/schemas/common.ts";
+import type { FleetSummary } from "@/lib/zod/schemas/fleet.ts";
+import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";
+import { loadFleetSnapshot, staleAfterMs, type FleetSnapshot } from "./load-fleet-snapshot.ts";
+import { createSnapshotCache, type CacheEntry, type SnapshotCache } from "./snapshot-cache.ts";
+import { buildInstanceRows, summarizeFleet } from "./summarize.ts";
+
+// The fleet as the API serves it, built once per collection interval in this process and shared
+// by every request (fleet summary, instance table, instance page), so reads never queue on the
+// metrics source. Only the default dependencies are cached; tests passing their own bypass it.
+
+/** How long a failing source may be papered over with the last good snapshot. */
+const KEEP_LAST_GOOD_MS = 5 * 60_000;
+
+export interface FleetView {
+  snapshot: FleetSnapshot;
+  summary: Omit<FleetSummary, "generatedAt" | "health">;
+  rows: InstanceRow[];
+}
+
+export function shapeFleetView(snapshot: FleetSnapshot, month: MonthSpend): FleetView {
+  return {
+    snapshot,
+    summary: {
+      ...summarizeFleet(snapshot.hosts, snapshot.grid, snapshot.prices),
+      month,
+      grid: snapshot.grid,
+    },
+    rows: buildInstanceRows(snapshot.hosts, snapshot.grid, snapshot.prices),
+  };
+}
+
+/**
+ * Source health as of a cached entry, seen at `now`: a failed rebuild makes it not ok, and an
+ * entry older than the staleness limit (rebuilds not landing) makes it stale.
+ */
+export function servedHealth(
+  entry: CacheEntry<{ snapshot: Pick<FleetSnapshot, "health"> }>,
+  now: number,
+  staleMs: number,
+): SourceHealthDto {
+  const base = entry.value.snapshot.health;
+  if (entry.error !== null) return { ...base, ok: false, error: entry.error, stale: true };
+  return now - entry.at > staleMs ? { ...base, stale: true } : base;
+}
+
+/** Whether a snapshot whose source failed should replace `prev` (a recent good one is kept). */
+export function replacesPrevious(
+  next: Pick<FleetSnapshot, "sourceError">,
+  prev: CacheEntry<FleetView> | null,
+  now: number,
+): boolean {
+  if (next.sourceError === null || prev === null) return true;
+  if (prev.value.snapshot.sourceError !== null) return true;
+  return now - prev.at > KEEP_LAST_GOOD_MS;
+}
+
+const g = globalThis as unknown as { gpufleetFleetCache?: SnapshotCache<FleetView> };
+
+function fleetCache(): SnapshotCache<FleetView> {
+  // one per process: Next may evaluate this module once per route bundle
+  g.gpufleetFleetCache ??= createSnapshotCache<FleetView>({
+    refreshAfterMs: env.GPUFLEET_COLLECT_INTERVAL_S * 1000,
+    maxStaleMs: 2 * env.GPUFLEET_COLLECT_INTERVAL_S * 1000,
+    load: async () => {
+      const snapshot = await loadFleetSnapshot();
+      const prev = g.gpufleetFleetCache?.peek() ?? null;
+      if (!replacesPrevious(snapshot, prev, Date.now())) {
+        throw new Error(snapshot.sourceError ?? "metrics source failed");
+      }
+      const month = await getMonthSpend({ now: snapshot.now });
+      return shapeFleetView(snapshot, month);
+    },
+  });
+  return g.gpufleetFleetCache;
+}
+
+export interface ServedFleet {
+  view: FleetView;
+  generatedAt: string;
+  health: SourceHealthDto;
+}
+
+/** The cached fleet, with its health as of now. */
+export async function cachedFleet(): Promise<ServedFleet> {
+  const entry = await fleetCache().get();
+  return {
+    view: entry.value,
+    generatedAt: entry.value.snapshot.now.toISOString(),
+    health: servedHealth(entry, Date.now(), staleAfterMs()),
+  };
+}
+
+/**
+ * Called by the collector after each tick: rebuilds at once so new samples show without waiting
+ * for the next read, but only while someone is looking (read in the last two minutes).
+ */
+export function refreshFleetCacheIfWatched(now = Date.now()): void {
+  const cache = g.gpufleetFleetCache;
+  if (cache && now - cache.lastReadAt() < 120_000) cache.refresh().catch(() => undefined);
+}
