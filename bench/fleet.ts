@@ -74,12 +74,14 @@ async function measure(
   opts: FleetOptions,
   ready: FleetReady,
 ): Promise<Row> {
-  const api = await sequentialLatency(`${app.url}/api/fleet`, opts.apiRequests);
+  const api = await sequentialLatency(`${app.url}/api/fleet`, opts.apiRequests, 3, 120_000, {
+    cookie: app.cookie,
+  });
   const loads: PageLoad[] = [];
   let pageFailures = 0;
   for (let i = 0; i < opts.pageLoads; i++) {
     try {
-      loads.push(await pageReady(browser, `${app.url}/`, ready.grid));
+      loads.push(await pageReady(browser, `${app.url}/`, ready.grid, app.cookie));
     } catch {
       pageFailures++; // not ready within the page's 120 s wait
     }
@@ -98,7 +100,9 @@ async function measure(
     console.error(
       `bench: ${opts.loadConnections} clients on /api/fleet for ${opts.loadSeconds} s (${mode})…`,
     );
-    row.load = await load(`${app.url}/api/fleet`, opts.loadSeconds, opts.loadConnections);
+    row.load = await load(`${app.url}/api/fleet`, opts.loadSeconds, opts.loadConnections, {
+      cookie: app.cookie,
+    });
   }
   return row;
 }

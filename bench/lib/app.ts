@@ -23,6 +23,45 @@ export function ensureBuilt(): number {
 export interface App {
   proc: Proc;
   url: string;
+  /** the bench admin's session cookie: every page and API call needs a signed-in user */
+  cookie: string;
+}
+
+const BENCH_ADMIN = { email: "bench@gpufleet.test", password: "bench-admin-password" };
+
+/** Creates the bench admin in the store (the first-run path `npm start` uses). */
+function createBenchAdmin(dbUrl: string): void {
+  const r = spawnSync(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/first-run.ts"],
+    {
+      stdio: ["ignore", "ignore", 2],
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl,
+        GPUFLEET_ADMIN_EMAIL: BENCH_ADMIN.email,
+        GPUFLEET_ADMIN_PASSWORD: BENCH_ADMIN.password,
+      },
+    },
+  );
+  if (r.status !== 0) throw new Error(`creating the bench admin failed (${r.status ?? r.signal})`);
+}
+
+/** Signs the bench admin in; the Cookie header to send. */
+async function signIn(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify(BENCH_ADMIN),
+  });
+  if (!res.ok) throw new Error(`bench sign-in failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0] ?? "")
+    .filter((c) => c.includes("session_token="))
+    .join("; ");
+  if (!cookie) throw new Error("bench sign-in set no session cookie");
+  return cookie;
 }
 
 export type Mode = "embedded" | "prometheus";
@@ -33,6 +72,7 @@ export async function startApp(
 ): Promise<App> {
   const dbUrl = `file:${join(dir, `app-${opts.mode}-${Date.now()}.db`)}`;
   await migrate(dbUrl, { quiet: true });
+  createBenchAdmin(dbUrl);
   const port = await freePort();
   const env: Record<string, string | undefined> = {
     DATABASE_URL: dbUrl,
@@ -51,7 +91,7 @@ export async function startApp(
   );
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(proc, `${url}/api/health`, 120_000);
-  return { proc, url };
+  return { proc, url, cookie: await signIn(url) };
 }
 
 interface FleetCounts {
@@ -84,7 +124,10 @@ export async function waitFleet(
   while (Date.now() - started < timeoutMs) {
     if (app.proc.child.exitCode !== null) throw new Error(`app exited:\n${app.proc.tail()}`);
     try {
-      const res = await fetch(`${app.url}/api/fleet`, { signal: AbortSignal.timeout(120_000) });
+      const res = await fetch(`${app.url}/api/fleet`, {
+        headers: { cookie: app.cookie },
+        signal: AbortSignal.timeout(120_000),
+      });
       const body = (await res.json()) as FleetCounts;
       reporting = body.gpus.reporting;
       grid = body.grid.length;

@@ -16,8 +16,20 @@ export interface PageLoad {
 }
 
 /** One cold load (fresh context, empty cache) of `url`, ready when `cells` GPU cells render. */
-export async function pageReady(browser: Browser, url: string, cells: number): Promise<PageLoad> {
+export async function pageReady(
+  browser: Browser,
+  url: string,
+  cells: number,
+  cookie: string,
+): Promise<PageLoad> {
   const context = await browser.newContext();
+  // signed in: the session cookie, as the sign-in page would have set it
+  await context.addCookies(
+    cookie.split("; ").map((c) => {
+      const eq = c.indexOf("=");
+      return { name: c.slice(0, eq), value: c.slice(eq + 1), url };
+    }),
+  );
   const page = await context.newPage();
   const sizes: Array<Promise<number>> = [];
   page.on("requestfinished", (req) => {

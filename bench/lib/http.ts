@@ -16,6 +16,7 @@ export async function sequentialLatency(
   n: number,
   warmup = 3,
   timeoutMs = 120_000,
+  headers: Record<string, string> = {},
 ): Promise<Latency> {
   let bytes = Number.NaN;
   let errors = 0;
@@ -24,7 +25,7 @@ export async function sequentialLatency(
     const t0 = performance.now();
     let ok = false;
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
       const body = await res.arrayBuffer();
       ok = res.ok;
       if (ok) bytes = body.byteLength;
@@ -47,8 +48,20 @@ export interface Load {
   non2xx: number;
 }
 
-export async function load(url: string, seconds: number, connections: number): Promise<Load> {
-  const r = await autocannon({ url, duration: seconds, connections, pipelining: 1, timeout: 30 });
+export async function load(
+  url: string,
+  seconds: number,
+  connections: number,
+  headers: Record<string, string> = {},
+): Promise<Load> {
+  const r = await autocannon({
+    url,
+    headers,
+    duration: seconds,
+    connections,
+    pipelining: 1,
+    timeout: 30,
+  });
   return {
     reqPerSec: r.requests.average,
     p50: r.latency.p50,

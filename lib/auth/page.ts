@@ -12,8 +12,11 @@ import { PAGE_PERMISSIONS, roleAllows, type PagePath } from "./roles.ts";
 
 /** The signed-in user of this request, looked up once per render. */
 export const currentUser = cache(async (): Promise<UserActor | null> => {
+  // headers() first: it marks the render dynamic before anything touches the store (a build
+  // must not need a migrated database)
+  const requestHeaders = await headers();
   const auth = await getAuth();
-  const session = await auth.api.getSession({ headers: await headers() });
+  const session = await auth.api.getSession({ headers: requestHeaders });
   return session ? toUserActor(session.user) : null;
 });
 
