@@ -265,4 +265,18 @@ describe("audit log", () => {
     const budget = await db.auditEvent.findFirstOrThrow({ where: { action: "budgets.update" } });
     expect(JSON.parse(budget.detail)).toEqual({ body: { amount: "2000" } });
   });
+
+  it("pages by time and id, so entries in the same millisecond are not skipped", async () => {
+    const { listAudit, recordAudit } = await import("@/lib/auth/audit.ts");
+    const at = new Date("2020-01-01T00:00:00.000Z");
+    for (const n of [1, 2, 3]) {
+      await recordAudit({ actor: "pager", action: "test.page", target: String(n) });
+    }
+    await db.auditEvent.updateMany({ where: { actor: "pager" }, data: { at } });
+    const first = await listAudit({ limit: 2, actor: "pager" });
+    const last = first.at(-1);
+    if (!last) throw new Error("no entries");
+    const rest = await listAudit({ limit: 2, actor: "pager", before: at, beforeId: last.id });
+    expect([...first, ...rest].map((e) => e.target).sort()).toEqual(["1", "2", "3"]);
+  });
 });

@@ -62,13 +62,20 @@ describe("admin helpers", () => {
     expect(prometheusScrapeExample("", "t")).toContain('targets: ["gpufleet.example.com"]');
   });
 
-  it("pages the audit log by the last entry's time", () => {
+  it("pages the audit log by the last entry's time and id", () => {
     expect(auditUrl({ action: "", actor: "" })).toBe("/api/audit?limit=50");
     expect(auditUrl({ action: " users. ", actor: "a@b.c" }, "2026-01-01T00:00:00.000Z")).toBe(
       "/api/audit?limit=50&before=2026-01-01T00%3A00%3A00.000Z&action=users.&actor=a%40b.c",
     );
-    const entries = [{ at: "2026-01-02T00:00:00.000Z" }, { at: "2026-01-01T00:00:00.000Z" }];
-    expect(nextAuditCursor({ entries }, 2)).toBe("2026-01-01T00:00:00.000Z");
+    const entries = [
+      { at: "2026-01-02T00:00:00.000Z", id: "b" },
+      { at: "2026-01-01T00:00:00.000Z", id: "a" },
+    ];
+    const cursor = nextAuditCursor({ entries }, 2);
+    expect(cursor).toBe("2026-01-01T00:00:00.000Z|a");
+    expect(auditUrl({ action: "", actor: "" }, cursor)).toBe(
+      "/api/audit?limit=50&before=2026-01-01T00%3A00%3A00.000Z&beforeId=a",
+    );
     expect(nextAuditCursor({ entries }, 3)).toBeUndefined();
     expect(nextAuditCursor({ entries: [] }, 0)).toBeUndefined();
   });

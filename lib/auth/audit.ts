@@ -52,12 +52,18 @@ function parseDetail(text: string): Record<string, unknown> {
 export async function listAudit(opts: {
   limit: number;
   before?: Date;
+  /** with before: the last entry seen, so entries sharing its time are not skipped */
+  beforeId?: string;
   action?: string;
   actor?: string;
 }): Promise<AuditEntry[]> {
   const rows = await db.auditEvent.findMany({
     where: {
-      ...(opts.before ? { at: { lt: opts.before } } : {}),
+      ...(opts.before
+        ? opts.beforeId
+          ? { OR: [{ at: { lt: opts.before } }, { at: opts.before, id: { lt: opts.beforeId } }] }
+          : { at: { lt: opts.before } }
+        : {}),
       ...(opts.action ? { action: { startsWith: opts.action } } : {}),
       ...(opts.actor ? { actor: opts.actor } : {}),
     },

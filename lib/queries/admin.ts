@@ -78,7 +78,12 @@ export interface AuditFilters {
 
 export function auditUrl(f: AuditFilters, before?: string, limit = AUDIT_PAGE_SIZE): string {
   const p = new URLSearchParams({ limit: String(limit) });
-  if (before) p.set("before", before);
+  if (before) {
+    // the cursor is "<at>|<id>": entries sharing the last one's millisecond are not skipped
+    const [at, id] = before.split("|");
+    if (at) p.set("before", at);
+    if (id) p.set("beforeId", id);
+  }
   const action = f.action.trim();
   const actor = f.actor.trim();
   if (action) p.set("action", action);
@@ -88,11 +93,12 @@ export function auditUrl(f: AuditFilters, before?: string, limit = AUDIT_PAGE_SI
 
 /** The next page starts before the last entry shown; a short page means there is no more. */
 export function nextAuditCursor(
-  page: { entries: readonly { at: string }[] },
+  page: { entries: readonly { at: string; id: string }[] },
   limit = AUDIT_PAGE_SIZE,
 ): string | undefined {
   if (page.entries.length < limit) return undefined;
-  return page.entries.at(-1)?.at;
+  const last = page.entries.at(-1);
+  return last ? `${last.at}|${last.id}` : undefined;
 }
 
 export const adminQueries = {

@@ -45,6 +45,7 @@ export const setupSchema = z.strictObject({
 export const auditQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   before: z.iso.datetime().optional(),
+  beforeId: z.string().max(100).optional().describe("with before: entries at that time sort by id"),
   action: z.string().max(100).optional(),
   actor: z.string().max(200).optional(),
 });
