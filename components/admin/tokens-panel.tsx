@@ -12,7 +12,14 @@ import {
 } from "@/lib/queries/admin.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";
 import { createTokenSchema } from "@/lib/zod/schemas/admin.ts";
-import { Field, FormError, requestErrors, zodErrors, type Errors } from "../settings/form-bits.tsx";
+import {
+  ConfirmButton,
+  Field,
+  FormError,
+  requestErrors,
+  zodErrors,
+  type Errors,
+} from "../settings/form-bits.tsx";
 import { LocalTime } from "../time-zone.tsx";
 import { TokenSecret } from "./token-secret.tsx";
 
@@ -254,21 +261,15 @@ function TokenRow({
       <td>
         {t.revokedAt ? null : (
           <span className="actions">
-            <button
-              type="button"
-              className="danger"
+            <ConfirmButton
+              verb="Revoke"
+              subject={t.name}
+              confirming={revoking}
               disabled={pending}
               onClick={onRevoke}
-              aria-label={revoking ? `Confirm revoke of ${t.name}` : `Revoke ${t.name}`}
-              data-testid="token-revoke"
-            >
-              {revoking ? "Confirm revoke" : "Revoke"}
-            </button>
-            {revoking ? (
-              <button type="button" onClick={onCancel} data-testid="token-revoke-cancel">
-                Cancel
-              </button>
-            ) : null}
+              onCancel={onCancel}
+              testId="token-revoke"
+            />
           </span>
         )}
       </td>

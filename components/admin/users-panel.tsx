@@ -5,7 +5,7 @@ import { Fragment, useState } from "react";
 import { ROLE_LABELS, ROLES, isRole, type Role } from "@/lib/auth/roles.ts";
 import { adminQueries, userSchema, type UserDto } from "@/lib/queries/admin.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";
-import { requestErrors } from "../settings/form-bits.tsx";
+import { ConfirmButton, requestErrors } from "../settings/form-bits.tsx";
 import { LocalTime } from "../time-zone.tsx";
 import { roleName, teamsText } from "./admin-bits.ts";
 import { PasswordResetForm, UserCreateForm, UserEditForm } from "./user-forms.tsx";
@@ -224,21 +224,15 @@ function UserRow({
           >
             Reset password
           </button>
-          <button
-            type="button"
-            className="danger"
+          <ConfirmButton
+            verb="Delete"
+            subject={u.email}
+            confirming={deleting}
             disabled={deletePending}
             onClick={onDelete}
-            aria-label={deleting ? `Confirm delete of ${u.email}` : `Delete ${u.email}`}
-            data-testid="user-delete"
-          >
-            {deleting ? "Confirm delete" : "Delete"}
-          </button>
-          {deleting ? (
-            <button type="button" onClick={onCancelDelete} data-testid="user-delete-cancel">
-              Cancel
-            </button>
-          ) : null}
+            onCancel={onCancelDelete}
+            testId="user-delete"
+          />
         </span>
       </td>
     </tr>

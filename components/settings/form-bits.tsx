@@ -97,3 +97,46 @@ export function labelsText(labels: Record<string, string>): string {
     .map(([k, v]) => `${k}=${v}`)
     .join(", ");
 }
+
+/** A destructive action asked twice: the first click arms it, the second does it; Cancel disarms. */
+export function ConfirmButton({
+  verb,
+  subject,
+  confirming,
+  disabled,
+  onClick,
+  onCancel,
+  testId,
+}: {
+  /** "Delete", "Revoke" */
+  verb: string;
+  /** what it acts on, for screen readers: an email, a token name */
+  subject: string;
+  confirming: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  onCancel: () => void;
+  testId: string;
+}) {
+  return (
+    <>
+      <button
+        type="button"
+        className="danger"
+        disabled={disabled}
+        onClick={onClick}
+        aria-label={
+          confirming ? `Confirm ${verb.toLowerCase()} of ${subject}` : `${verb} ${subject}`
+        }
+        data-testid={testId}
+      >
+        {confirming ? `Confirm ${verb.toLowerCase()}` : verb}
+      </button>
+      {confirming ? (
+        <button type="button" onClick={onCancel} data-testid={`${testId}-cancel`}>
+          Cancel
+        </button>
+      ) : null}
+    </>
+  );
+}
