@@ -1,12 +1,34 @@
 import "server-only";
+import { inTeamScope, type TeamScope } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import { NotFoundError } from "../fleet/errors.ts";
 import type { AlertDetail } from "../zod/schemas/alert.ts";
 import { alertDto } from "./to-dto.ts";
 
+/**
+ * Throws NotFoundError unless the alert is visible within `scope`: on a host of one of its teams
+ * (a fleet-wide alert, with no host, is not). Free when unlimited.
+ */
+export async function assertAlertInScope(
+  id: string,
+  scope: TeamScope,
+  client: Db = defaultDb,
+): Promise<void> {
+  if (scope === null) return;
+  const a = await client.alert.findUnique({ where: { id }, select: { hostId: true } });
+  const host = a?.hostId
+    ? await client.host.findUnique({ where: { id: a.hostId }, select: { team: true } })
+    : null;
+  if (!host || !inTeamScope(scope, host.team)) throw new NotFoundError(`alert ${id}`);
+}
+
 export async function getAlert(
   id: string,
-  { client = defaultDb, now = new Date() }: { client?: Db; now?: Date } = {},
+  {
+    client = defaultDb,
+    now = new Date(),
+    scope = null,
+  }: { client?: Db; now?: Date; scope?: TeamScope } = {},
 ): Promise<AlertDetail> {
   const a = await client.alert.findUnique({
     where: { id },
@@ -22,13 +44,15 @@ export async function getAlert(
       },
     },
   });
-  if (!a) throw new NotFoundError(`alert ${id}`);
-  const host = a.hostId
+  const host = a?.hostId
     ? await client.host.findUnique({
         where: { id: a.hostId },
-        select: { hostname: true, owner: true },
+        select: { hostname: true, owner: true, team: true },
       })
     : null;
+  if (!a || (scope !== null && (host === null || !inTeamScope(scope, host.team)))) {
+    throw new NotFoundError(`alert ${id}`);
+  }
   return {
     ...alertDto(a, host ?? undefined, now),
     events: a.events.map((e) => ({

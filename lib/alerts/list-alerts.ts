@@ -1,11 +1,13 @@
 import "server-only";
+import { hostIdsInScope, type TeamScope } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { AlertList, AlertListQuery } from "../zod/schemas/alert.ts";
 import { LAST_EVALUATED } from "./evaluate-rules.ts";
 import { alertDto } from "./to-dto.ts";
 
-// The alerts page: filtered alerts, newest first, with counts per state and filter facets.
+// The alerts page: filtered alerts, newest first, with counts per state and filter facets. A
+// team-limited scope sees only alerts on its teams' hosts (fleet-wide ones have no host: hidden).
 
 function stateWhere(state: AlertListQuery["state"], now: Date): Prisma.AlertWhereInput {
   const open = { state: { in: ["firing", "acknowledged"] } };
@@ -23,15 +25,22 @@ function stateWhere(state: AlertListQuery["state"], now: Date): Prisma.AlertWher
 
 export async function listAlerts(
   q: AlertListQuery,
-  { client = defaultDb, now = new Date() }: { client?: Db; now?: Date } = {},
+  {
+    client = defaultDb,
+    now = new Date(),
+    scope = null,
+  }: { client?: Db; now?: Date; scope?: TeamScope } = {},
 ): Promise<AlertList> {
-  const where: Prisma.AlertWhereInput = {
+  const ids = await hostIdsInScope(client, scope);
+  const visible: Prisma.AlertWhereInput = ids === null ? {} : { hostId: { in: ids } };
+  const filters: Prisma.AlertWhereInput = {
     ...stateWhere(q.state, now),
     ...(q.kind ? { kind: q.kind } : {}),
     ...(q.team ? { team: q.team } : {}),
     ...(q.project ? { project: q.project } : {}),
     ...(q.hostId ? { hostId: q.hostId } : {}),
   };
+  const where: Prisma.AlertWhereInput = ids === null ? filters : { AND: [visible, filters] };
   const [rows, byState, snoozed, facetRows, last] = await Promise.all([
     client.alert.findMany({
       where,
@@ -39,11 +48,12 @@ export async function listAlerts(
       take: q.limit,
       include: { rule: { select: { name: true } } },
     }),
-    client.alert.groupBy({ by: ["state"], _count: { _all: true } }),
+    client.alert.groupBy({ by: ["state"], where: visible, _count: { _all: true } }),
     client.alert.count({
-      where: { state: { in: ["firing", "acknowledged"] }, snoozedUntil: { gt: now } },
+      where: { ...visible, state: { in: ["firing", "acknowledged"] }, snoozedUntil: { gt: now } },
     }),
     client.alert.findMany({
+      where: visible,
       distinct: ["team", "project", "hostId"],
       select: { team: true, project: true, hostId: true },
     }),

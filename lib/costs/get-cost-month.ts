@@ -1,21 +1,30 @@
 import "server-only";
+import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import type { CostMonth } from "@/lib/zod/schemas/costs.ts";
 import { buildMonthCosts, reconciliationErrors, type LedgerGroup } from "./breakdown.ts";
 import { forecastMonth } from "./forecast-month.ts";
-import { getFleetBudget } from "./get-fleet-budget.ts";
+import { getScopeBudget } from "./get-fleet-budget.ts";
 import { getCostTrend } from "./get-cost-trend.ts";
 import { monthBounds } from "./month.ts";
+import { ledgerScopeWhere } from "./scope-where.ts";
 
 const HOUR_MS = 3600_000;
 
-/** One month of the usage ledger: totals, breakdowns, instances, budget, forecast and trend. */
+/**
+ * One month of the usage ledger: totals, breakdowns, instances, budget, forecast and trend. A
+ * team-limited scope sees its hosts' rows only, so every figure adds up over those hosts.
+ */
 export async function getCostMonth(
   month: string,
-  { client = defaultDb, now = new Date() }: { client?: Db; now?: Date } = {},
+  {
+    client = defaultDb,
+    now = new Date(),
+    scope = null,
+  }: { client?: Db; now?: Date; scope?: TeamScope } = {},
 ): Promise<CostMonth> {
   const { from, to } = monthBounds(month);
-  const inMonth = { hourStart: { gte: from, lt: to } };
+  const inMonth = { hourStart: { gte: from, lt: to }, ...ledgerScopeWhere(scope) };
   const [groups, gpuRows, budget, trend] = await Promise.all([
     client.usageHour.groupBy({
       by: [
@@ -40,8 +49,8 @@ export async function getCostMonth(
       where: { ...inMonth, gpuKey: { not: "host" }, NOT: { gpuKey: { contains: ":gi" } } },
       _sum: { upSeconds: true },
     }),
-    getFleetBudget(client),
-    getCostTrend(month, { client }),
+    getScopeBudget(client, scope),
+    getCostTrend(month, { client, scope }),
   ]);
 
   const hostIds = [...new Set(groups.map((g) => g.hostId))];

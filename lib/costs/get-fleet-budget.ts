@@ -1,4 +1,5 @@
 import "server-only";
+import { singleTeam, type TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 
 export interface FleetBudget {
@@ -23,7 +24,32 @@ export async function getFleetBudget(client: Db = defaultDb): Promise<FleetBudge
     where: { scopeKind: "fleet" },
     orderBy: { createdAt: "asc" },
   });
-  if (!row) return null;
+  return row ? toBudget(row) : null;
+}
+
+/**
+ * The budget that stands for the spend `scope` sees: the fleet budget when unlimited; for a user
+ * limited to one team, that team's budget; none for several teams (no one budget covers them).
+ */
+export async function getScopeBudget(
+  client: Db = defaultDb,
+  scope: TeamScope = null,
+): Promise<FleetBudget | null> {
+  if (scope === null) return getFleetBudget(client);
+  const team = singleTeam(scope);
+  if (team === null) return null;
+  const row = await client.budget.findUnique({
+    where: { scopeKind_scopeValue: { scopeKind: "team", scopeValue: team } },
+  });
+  return row ? toBudget(row) : null;
+}
+
+function toBudget(row: {
+  name: string;
+  amountMicros: bigint;
+  currency: string;
+  thresholds: string;
+}): FleetBudget {
   return {
     name: row.name,
     amountMicros: row.amountMicros,

@@ -1,7 +1,9 @@
 import "server-only";
+import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { forecastMonth } from "./forecast-month.ts";
-import { getFleetBudget } from "./get-fleet-budget.ts";
+import { getScopeBudget } from "./get-fleet-budget.ts";
+import { ledgerScopeWhere } from "./scope-where.ts";
 import { monthBounds, monthOf } from "./month.ts";
 
 export interface MonthSpend {
@@ -11,21 +13,25 @@ export interface MonthSpend {
   budgetMicros: string | null;
 }
 
-/** The current UTC month's spend so far, its forecast and the fleet budget (fleet headline). */
+/**
+ * The current UTC month's spend so far, its forecast and the fleet budget (fleet headline); for a
+ * team-limited scope, its hosts' spend and its team budget (lib/costs/get-fleet-budget.ts).
+ */
 export async function getMonthSpend({
   client = defaultDb,
   now = new Date(),
-}: { client?: Db; now?: Date } = {}): Promise<MonthSpend> {
+  scope = null,
+}: { client?: Db; now?: Date; scope?: TeamScope } = {}): Promise<MonthSpend> {
   const month = monthOf(now);
   const { from, to } = monthBounds(month);
   const [agg, budget] = await Promise.all([
     client.usageHour.aggregate({
-      where: { gpuKey: "host", hourStart: { gte: from, lt: to } },
+      where: { gpuKey: "host", hourStart: { gte: from, lt: to }, ...ledgerScopeWhere(scope) },
       _sum: { costMicros: true },
       _min: { hourStart: true },
       _max: { hourStart: true },
     }),
-    getFleetBudget(client),
+    getScopeBudget(client, scope),
   ]);
   // Unpriced rows carry a cost of 0, so summing every host row equals summing the priced ones.
   const total = agg._sum.costMicros ?? 0n;

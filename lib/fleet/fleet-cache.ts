@@ -1,10 +1,12 @@
 import "server-only";
+import { scopeKey, type TeamScope } from "@/lib/auth/scope.ts";
 import { getMonthSpend, type MonthSpend } from "@/lib/costs/get-month-spend.ts";
 import { env } from "@/lib/env.ts";
 import type { SourceHealthDto } from "@/lib/zod/schemas/common.ts";
 import type { FleetSummary } from "@/lib/zod/schemas/fleet.ts";
 import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";
 import { loadFleetSnapshot, staleAfterMs, type FleetSnapshot } from "./load-fleet-snapshot.ts";
+import { scopeSnapshot } from "./scope-snapshot.ts";
 import { createSnapshotCache, type CacheEntry, type SnapshotCache } from "./snapshot-cache.ts";
 import { buildInstanceRows, summarizeFleet } from "./summarize.ts";
 
@@ -92,6 +94,44 @@ export async function cachedFleet(): Promise<ServedFleet> {
     generatedAt: entry.value.snapshot.now.toISOString(),
     health: servedHealth(entry, Date.now(), staleAfterMs()),
   };
+}
+
+// Team-limited views of one cached snapshot, built once per snapshot and scope: filtering is cheap,
+// but the scope's month-to-date spend is a ledger query. Dropped with the snapshot they came from.
+const scopedViews = new WeakMap<FleetView, Map<string, Promise<FleetView>>>();
+
+/** Builds the view `scope` sees of a snapshot: its hosts' figures and their ledger spend. */
+export async function scopedFleetView(
+  snapshot: FleetSnapshot,
+  scope: TeamScope,
+  month: (scope: TeamScope) => Promise<MonthSpend>,
+): Promise<FleetView> {
+  return shapeFleetView(scopeSnapshot(snapshot, scope), await month(scope));
+}
+
+/**
+ * The cached fleet as `scope` sees it. Unlimited callers get the shared view itself; a limited
+ * one gets it narrowed to their teams' hosts, memoised per snapshot.
+ */
+export async function cachedFleetFor(scope: TeamScope = null): Promise<ServedFleet> {
+  const served = await cachedFleet();
+  if (scope === null) return served;
+  let byScope = scopedViews.get(served.view);
+  if (!byScope) {
+    byScope = new Map();
+    scopedViews.set(served.view, byScope);
+  }
+  const key = scopeKey(scope);
+  let view = byScope.get(key);
+  if (!view) {
+    const memo = byScope;
+    view = scopedFleetView(served.view.snapshot, scope, (s) =>
+      getMonthSpend({ now: served.view.snapshot.now, scope: s }),
+    );
+    memo.set(key, view);
+    view.catch(() => memo.delete(key));
+  }
+  return { ...served, view: await view };
 }
 
 /**

@@ -1,4 +1,5 @@
 import "server-only";
+import { inTeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb } from "@/lib/db.ts";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
 import type { SourceHealth } from "@/lib/metrics/source.ts";
@@ -17,8 +18,10 @@ export async function getInstanceSeries(
   const client = deps.client ?? defaultDb;
   const source = deps.source ?? getMetricsSource();
   const now = deps.now ?? new Date();
-  const host = await client.host.findUnique({ where: { id }, select: { id: true } });
-  if (!host) throw new NotFoundError(`instance ${id}`);
+  const host = await client.host.findUnique({ where: { id }, select: { team: true } });
+  if (!host || !inTeamScope(deps.scope ?? null, host.team)) {
+    throw new NotFoundError(`instance ${id}`);
+  }
   // Eight GPUs × five metrics per response: fewer points per series than the fleet chart.
   const tr = toTimeRange(range, now, 400);
   const [gpus, health] = await Promise.all([

@@ -1,4 +1,5 @@
 import "server-only";
+import { inTeamScope } from "@/lib/auth/scope.ts";
 import { monthBounds, monthOf } from "@/lib/costs/month.ts";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
 import type { ProcessInfo } from "@/lib/metrics/source.ts";
@@ -22,12 +23,17 @@ function parseLabels(json: string): Record<string, string> {
   }
 }
 
-/** One instance: its GPUs now, MIG slices, processes, price and this month's cost. */
+/**
+ * One instance: its GPUs now, MIG slices, processes, price and this month's cost. A host outside a
+ * team-limited scope is not found, as if it did not exist.
+ */
 export async function getInstance(id: string, deps: FleetDeps = {}): Promise<InstanceDetail> {
   const client = deps.client ?? defaultDb;
   const source = deps.source ?? getMetricsSource();
   const host = await client.host.findUnique({ where: { id } });
-  if (!host) throw new NotFoundError(`instance ${id}`);
+  if (!host || !inTeamScope(deps.scope ?? null, host.team)) {
+    throw new NotFoundError(`instance ${id}`);
+  }
 
   const cached = usesDefaults(deps) ? await cachedFleet() : null;
   const snapshot = cached

@@ -1,18 +1,22 @@
 import "server-only";
 import type { InstanceList } from "@/lib/zod/schemas/instance.ts";
 import { DEFAULT_TABLE_QUERY, type TableQuery } from "@/lib/zod/schemas/instance-query.ts";
-import { cachedFleet } from "./fleet-cache.ts";
+import { cachedFleetFor } from "./fleet-cache.ts";
 import { loadFleetSnapshot, usesDefaults, type FleetDeps } from "./load-fleet-snapshot.ts";
+import { scopeSnapshot } from "./scope-snapshot.ts";
 import { buildInstanceRows } from "./summarize.ts";
 import { applyTableQuery } from "./table-state.ts";
 
-/** The instance table: one row per host with live GPU figures and price, filtered and sorted. */
+/**
+ * The instance table: one row per host with live GPU figures and price, filtered and sorted; only
+ * the hosts of a team-limited scope's teams.
+ */
 export async function listInstances(
   query: TableQuery = DEFAULT_TABLE_QUERY,
   deps: FleetDeps = {},
 ): Promise<InstanceList> {
   if (usesDefaults(deps)) {
-    const { view, generatedAt, health } = await cachedFleet();
+    const { view, generatedAt, health } = await cachedFleetFor(deps.scope ?? null);
     return {
       generatedAt,
       health,
@@ -20,7 +24,7 @@ export async function listInstances(
       rows: applyTableQuery(view.rows, query),
     };
   }
-  const snapshot = await loadFleetSnapshot(deps);
+  const snapshot = scopeSnapshot(await loadFleetSnapshot(deps), deps.scope ?? null);
   const rows = buildInstanceRows(snapshot.hosts, snapshot.grid, snapshot.prices);
   return {
     generatedAt: snapshot.now.toISOString(),

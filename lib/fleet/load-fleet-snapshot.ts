@@ -1,4 +1,5 @@
 import "server-only";
+import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { env } from "@/lib/env.ts";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
@@ -15,6 +16,8 @@ export interface FleetDeps {
   client?: Db;
   source?: MetricsSource;
   now?: Date;
+  /** the teams the caller may see (lib/auth/scope.ts); null or absent: every team */
+  scope?: TeamScope;
 }
 
 export interface FleetSnapshot {
@@ -28,7 +31,10 @@ export interface FleetSnapshot {
   sourceError: string | null;
 }
 
-/** True when the caller passed no dependencies of its own: the process's shared cache applies. */
+/**
+ * True when the caller passed no dependencies of its own: the process's shared cache applies
+ * (a team scope narrows what is served from it, it does not bypass it).
+ */
 export function usesDefaults(deps: FleetDeps): boolean {
   return deps.client === undefined && deps.source === undefined && deps.now === undefined;
 }

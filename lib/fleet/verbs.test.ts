@@ -212,4 +212,24 @@ describe("fleet verbs", () => {
       getInstanceSeries("nope", "1h", { client: db, source: fakeSource(), now }),
     ).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  it("narrows every verb to a team-limited scope", async () => {
+    const deps = { client: db, source: fakeSource(), now, scope: ["research"] };
+    const s = await getFleetSummary(deps);
+    expect(s.hosts).toMatchObject({ total: 1, up: 1, down: 0 });
+    expect(s.gpus).toEqual({ known: 2, reporting: 2 });
+    expect(s.month).toMatchObject({ spendMicros: "32000000", budgetMicros: null });
+    const none = await getFleetSummary({ ...deps, scope: ["nobody"] });
+    expect(none.hosts.total).toBe(0);
+    expect(none.month.spendMicros).toBe("0");
+    const list = await listInstances({ sort: "hostname", dir: "asc" }, deps);
+    expect(list.rows.map((r) => r.hostname)).toEqual(["gpu-a"]);
+    expect(list.total).toBe(1);
+    await expect(getInstance(hostB, deps)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getInstanceSeries(hostB, "1h", deps)).rejects.toBeInstanceOf(NotFoundError);
+    // the fleet series is rebuilt from the scope's hosts' GPU series, not the fleet aggregate
+    const f = await getFleetSeries("1h", deps);
+    expect(f.util).toEqual([]);
+    expect(f.gpusReporting).toEqual([]);
+  });
 });

@@ -1,5 +1,7 @@
 import "server-only";
+import { inTeamScope, type TeamScope } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
 import { NotFoundError } from "../fleet/errors.ts";
 import type {
   RecommendationDto,
@@ -13,19 +15,30 @@ import { CONVENTION } from "./types.ts";
 
 const HOST = { select: { hostname: true, team: true, project: true, owner: true } };
 
+/** Recommendations on the hosts of a team-limited scope's teams; every one when unlimited. */
+function visible(scope: TeamScope): Prisma.RecommendationWhereInput {
+  return scope === null ? {} : { host: { team: { in: [...scope] } } };
+}
+
 export async function listRecommendations(
   q: RecommendationListQuery,
-  { client = defaultDb, now = new Date() }: { client?: Db; now?: Date } = {},
+  {
+    client = defaultDb,
+    now = new Date(),
+    scope = null,
+  }: { client?: Db; now?: Date; scope?: TeamScope } = {},
 ): Promise<RecommendationList> {
   const [rows, all, last] = await Promise.all([
     client.recommendation.findMany({
       where: {
+        ...visible(scope),
         ...(q.state === "all" ? {} : { state: q.state }),
         ...(q.kind ? { kind: q.kind } : {}),
       },
       include: { host: HOST },
     }),
     client.recommendation.findMany({
+      where: visible(scope),
       select: { hostId: true, state: true, monthlySavingMicros: true },
     }),
     client.jobState.findUnique({ where: { name: LAST_RUN } }),
@@ -58,11 +71,27 @@ export async function listRecommendations(
   };
 }
 
+/** One recommendation; NotFoundError also when its host is outside a team-limited scope. */
 export async function getRecommendation(
   id: string,
   client: Db = defaultDb,
+  scope: TeamScope = null,
 ): Promise<RecommendationDto> {
   const r = await client.recommendation.findUnique({ where: { id }, include: { host: HOST } });
-  if (!r) throw new NotFoundError(`recommendation ${id}`);
+  if (!r || !inTeamScope(scope, r.host.team)) throw new NotFoundError(`recommendation ${id}`);
   return recommendationDto(r);
+}
+
+/** Throws NotFoundError unless the recommendation's host is within `scope`; free when unlimited. */
+export async function assertRecommendationInScope(
+  id: string,
+  scope: TeamScope,
+  client: Db = defaultDb,
+): Promise<void> {
+  if (scope === null) return;
+  const r = await client.recommendation.findUnique({
+    where: { id },
+    select: { host: { select: { team: true } } },
+  });
+  if (!r || !inTeamScope(scope, r.host.team)) throw new NotFoundError(`recommendation ${id}`);
 }

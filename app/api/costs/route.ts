@@ -1,9 +1,10 @@
+import { teamScope } from "@/lib/auth/scope.ts";
 import { getCostMonth } from "@/lib/costs/get-cost-month.ts";
 import { monthOf } from "@/lib/costs/month.ts";
 import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
 import { handle, json, parseQuery } from "../_lib/handle.ts";
 
-export const GET = handle("costs:read", async (req: Request) => {
+export const GET = handle("costs:read", async (req: Request, _ctx: unknown, actor) => {
   const { month } = parseQuery(monthQuerySchema, req.url);
-  return json(await getCostMonth(month ?? monthOf(new Date())));
+  return json(await getCostMonth(month ?? monthOf(new Date()), { scope: teamScope(actor) }));
 });

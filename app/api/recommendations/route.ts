@@ -1,8 +1,13 @@
+import { teamScope } from "@/lib/auth/scope.ts";
 import { listRecommendations } from "@/lib/recommendations/list-recommendations.ts";
 import { recommendationListQuerySchema } from "@/lib/zod/schemas/recommendation.ts";
 import { json, parseQuery } from "../_lib/handle.ts";
 import { handleMine } from "../alerts/_lib/http.ts";
 
-export const GET = handleMine("recommendations:read", async (req: Request) => {
-  return json(await listRecommendations(parseQuery(recommendationListQuerySchema, req.url)));
-});
+export const GET = handleMine(
+  "recommendations:read",
+  async (req: Request, _ctx: unknown, actor) => {
+    const q = parseQuery(recommendationListQuerySchema, req.url);
+    return json(await listRecommendations(q, { scope: teamScope(actor) }));
+  },
+);

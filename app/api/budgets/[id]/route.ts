@@ -1,20 +1,51 @@
+import { budgetInScope, teamScope, type TeamScope } from "@/lib/auth/scope.ts";
 import { getBudget } from "@/lib/budgets/list-budgets.ts";
 import { deleteBudget, updateBudget } from "@/lib/budgets/save-budget.ts";
-import { budgetUpdateSchema } from "@/lib/zod/schemas/budget.ts";
-import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
+import { NotFoundError } from "@/lib/fleet/errors.ts";
+import { budgetUpdateSchema, type BudgetDto } from "@/lib/zod/schemas/budget.ts";
+import { forbidden, json, noQuery, parseQuery } from "../../_lib/handle.ts";
 import { handleMine, noContent, readBody, type IdCtx } from "../../alerts/_lib/http.ts";
 
-export const GET = handleMine("costs:read", async (req: Request, ctx: IdCtx) => {
+// Another team's budget does not exist for a team-limited user (404); moving one of theirs to a
+// scope outside their teams is refused (403).
+
+async function visibleBudget(id: string, scope: TeamScope): Promise<BudgetDto> {
+  const budget = await getBudget(id);
+  if (!budgetInScope(scope, budget)) throw new NotFoundError(`budget ${id}`);
+  return budget;
+}
+
+/** For a limited user, a change must leave the budget within their teams; true when it does. */
+async function mayChange(
+  id: string,
+  scope: TeamScope,
+  patch: { scopeKind?: string; scopeValue?: string } = {},
+): Promise<boolean> {
+  if (scope === null) return true;
+  const current = await visibleBudget(id, scope);
+  return budgetInScope(scope, {
+    scopeKind: patch.scopeKind ?? current.scopeKind,
+    scopeValue: patch.scopeValue?.trim() ?? current.scopeValue,
+  });
+}
+
+export const GET = handleMine("costs:read", async (req: Request, ctx: IdCtx, actor) => {
   parseQuery(noQuery, req.url);
-  return json(await getBudget((await ctx.params).id));
+  return json(await visibleBudget((await ctx.params).id, teamScope(actor)));
 });
 
-export const PATCH = handleMine("budgets:write", async (req: Request, ctx: IdCtx) => {
+export const PATCH = handleMine("budgets:write", async (req: Request, ctx: IdCtx, actor) => {
+  const { id } = await ctx.params;
   const patch = await readBody(req, budgetUpdateSchema);
-  return json(await updateBudget((await ctx.params).id, patch));
+  if (!(await mayChange(id, teamScope(actor), patch))) {
+    return forbidden("forbidden: you may only set budgets for your own teams");
+  }
+  return json(await updateBudget(id, patch));
 });
 
-export const DELETE = handleMine("budgets:write", async (_req: Request, ctx: IdCtx) => {
-  await deleteBudget((await ctx.params).id);
+export const DELETE = handleMine("budgets:write", async (_req: Request, ctx: IdCtx, actor) => {
+  const { id } = await ctx.params;
+  await mayChange(id, teamScope(actor));
+  await deleteBudget(id);
   return noContent();
 });

@@ -1,13 +1,14 @@
 import { stringify } from "csv-stringify/sync";
+import { teamScope } from "@/lib/auth/scope.ts";
 import { CSV_COLUMNS, toCsvRows } from "@/lib/costs/csv.ts";
 import { getCostMonth } from "@/lib/costs/get-cost-month.ts";
 import { monthOf } from "@/lib/costs/month.ts";
 import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
 import { handle, parseQuery } from "../../_lib/handle.ts";
 
-export const GET = handle("costs:read", async (req: Request) => {
+export const GET = handle("costs:read", async (req: Request, _ctx: unknown, actor) => {
   const { month = monthOf(new Date()) } = parseQuery(monthQuerySchema, req.url);
-  const costs = await getCostMonth(month);
+  const costs = await getCostMonth(month, { scope: teamScope(actor) });
   const body = stringify(toCsvRows(costs.instances, costs.currency), {
     header: true,
     columns: [...CSV_COLUMNS],

@@ -1,13 +1,16 @@
 import { resolveAlert } from "@/lib/alerts/act-on-alert.ts";
 import { actorLabel } from "@/lib/auth/actor.ts";
-import { getAlert } from "@/lib/alerts/get-alert.ts";
+import { teamScope } from "@/lib/auth/scope.ts";
+import { assertAlertInScope, getAlert } from "@/lib/alerts/get-alert.ts";
 import { resolveInputSchema } from "@/lib/zod/schemas/alert.ts";
 import { json } from "../../../_lib/handle.ts";
 import { handleMine, readBody, type IdCtx } from "../../_lib/http.ts";
 
 export const POST = handleMine("alerts:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
+  const scope = teamScope(actor);
+  await assertAlertInScope(id, scope);
   const { note } = await readBody(req, resolveInputSchema);
   await resolveAlert(id, actorLabel(actor), note);
-  return json(await getAlert(id));
+  return json(await getAlert(id, { scope }));
 });

@@ -1,16 +1,19 @@
 import { snoozeAlert } from "@/lib/alerts/act-on-alert.ts";
 import { actorLabel } from "@/lib/auth/actor.ts";
-import { getAlert } from "@/lib/alerts/get-alert.ts";
+import { teamScope } from "@/lib/auth/scope.ts";
+import { assertAlertInScope, getAlert } from "@/lib/alerts/get-alert.ts";
 import { snoozeInputSchema } from "@/lib/zod/schemas/alert.ts";
 import { json } from "../../../_lib/handle.ts";
 import { handleMine, readBody, type IdCtx } from "../../_lib/http.ts";
 
 export const POST = handleMine("alerts:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
+  const scope = teamScope(actor);
+  await assertAlertInScope(id, scope);
   const body = await readBody(req, snoozeInputSchema);
   const until = body.until
     ? new Date(body.until)
     : new Date(Date.now() + (body.minutes ?? 60) * 60_000);
   await snoozeAlert(id, actorLabel(actor), until, body.note);
-  return json(await getAlert(id));
+  return json(await getAlert(id, { scope }));
 });

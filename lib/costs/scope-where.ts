@@ -1,0 +1,7 @@
+import type { TeamScope } from "@/lib/auth/scope.ts";
+import type { Prisma } from "@/lib/generated/prisma/client.ts";
+
+/** Ledger rows of the hosts within `scope` (the host's team now, not the row's attribution). */
+export function ledgerScopeWhere(scope: TeamScope): Prisma.UsageHourWhereInput {
+  return scope === null ? {} : { host: { team: { in: [...scope] } } };
+}
