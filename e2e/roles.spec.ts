@@ -30,6 +30,12 @@ for (const u of DEMO_USERS) {
       await expect(nav.getByRole("link")).toHaveText(NAV[u.role] ?? []);
       await expect(page.locator(".user-menu")).toContainText(u.email);
       await expect(page.locator(".role-badge")).toHaveText(u.role);
+      // the fleet's budget is finance's: the headline shows it only to finance and admins
+      const mtd = page.getByTestId("stat-mtd");
+      await expect(mtd).toContainText("forecast");
+      if (u.role === "viewer" || u.role === "operator")
+        await expect(mtd).not.toContainText("budget");
+      else await expect(mtd).toContainText("budget");
 
       const allowed = new Set((NAV[u.role] ?? []).map((l) => PAGE_FOR_LINK[l]));
       for (const path of PAGES) {
