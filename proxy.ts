@@ -6,6 +6,8 @@ import { NextResponse, type NextRequest } from "next/server";
 // Recharts set style attributes; that allows no script. Sign-in and roles are checked by each
 // page and route handler, not here.
 
+export const REQUEST_PATH_HEADER = "x-gpufleet-path";
+
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   return [
     "default-src 'self'",
@@ -27,6 +29,8 @@ export function proxy(request: NextRequest): NextResponse {
   const headers = new Headers(request.headers);
   headers.set("x-nonce", nonce);
   headers.set("content-security-policy", csp);
+  // the page's own path and query, so a page that asks for a login can come back to it exactly
+  headers.set(REQUEST_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("content-security-policy", csp);
   return response;

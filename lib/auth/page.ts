@@ -4,6 +4,7 @@ import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import { toUserActor, type UserActor } from "./actor.ts";
 import { getAuth } from "./auth.ts";
+import { REQUEST_PATH_HEADER } from "@/proxy.ts";
 import { safeNext } from "./next-path.ts";
 import { PAGE_PERMISSIONS, roleAllows, type PagePath } from "./roles.ts";
 
@@ -20,9 +21,13 @@ export const currentUser = cache(async (): Promise<UserActor | null> => {
   return session ? toUserActor(session.user) : null;
 });
 
-export async function requirePage(page: PagePath, here: string = page): Promise<UserActor> {
+export async function requirePage(page: PagePath): Promise<UserActor> {
   const user = await currentUser();
-  if (!user) redirect(`/sign-in?next=${encodeURIComponent(safeNext(here))}`);
+  if (!user) {
+    // back to the very page and query asked for (proxy.ts passes them; safeNext keeps it on-site)
+    const here = (await headers()).get(REQUEST_PATH_HEADER) ?? page;
+    redirect(`/sign-in?next=${encodeURIComponent(safeNext(here))}`);
+  }
   if (!roleAllows(user.role, PAGE_PERMISSIONS[page])) forbidden();
   return user;
 }

@@ -9,7 +9,7 @@ type Props = { params: Promise<{ id: string }> };
 
 export default async function InstancePage({ params }: Props) {
   const { id } = await params;
-  await requirePage("/instances/[id]", `/instances/${encodeURIComponent(id)}`);
+  await requirePage("/instances/[id]");
   return (
     <Suspense
       fallback={
