@@ -4,7 +4,12 @@ import type { InstantVector, PromClient } from "../metrics/prom-api.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { evaluateIdle } from "./evaluate-idle.ts";
 import type { HostFacts, RuleFacts } from "./facts.ts";
-import { createPrometheusAlertMetrics, windowQueries } from "./metrics-prometheus.ts";
+import {
+  createPrometheusAlertMetrics,
+  rawThrottleQueries,
+  throttleQueries,
+  windowQueries,
+} from "./metrics-prometheus.ts";
 
 // Prometheus mode: the window statistics come from *_over_time queries; a stub API answers them.
 
@@ -20,9 +25,10 @@ const a = { instance: "10.0.0.1:9445", uuid: "GPU-a", gpu: "0" };
 const b = { instance: "10.0.0.1:9445", uuid: "GPU-b", gpu: "1" };
 const slice = { ...a, gpu_instance_id: "1" };
 
-function stub(): PromClient & { asked: string[] } {
+function stub(extra: [string, InstantVector][] = []): PromClient & { asked: string[] } {
   const q = windowQueries(1800);
   const answers = new Map<string, InstantVector>([
+    ...extra,
     ["gpu_host_info", vec([[{ instance: a.instance, hostname: "prom-host" }, 1]])],
     [
       q.utilMax ?? "",
@@ -105,8 +111,11 @@ describe("Prometheus alert metrics", () => {
     expect(q.ecc).toBe(
       'increase(gpu_ecc_errors_total{type="uncorrected",gpu_instance_id=""}[1800s])',
     );
-    expect(q.thermal).toContain(
-      'gpu_clock_event_active{reason=~"sw_thermal_slowdown|hw_thermal_slowdown|hw_slowdown"}',
+    expect(rawThrottleQueries(1800).thermal).toBe(
+      'avg_over_time(max by (instance, uuid) (gpu_clock_event_active{reason=~"sw_thermal_slowdown|hw_thermal_slowdown|hw_slowdown"})[1800s:15s])',
+    );
+    expect(throttleQueries(1800).thermal).toBe(
+      "avg_over_time(gpufleet:gpu_thermal_clock_event:max[1800s])",
     );
   });
 
@@ -167,5 +176,74 @@ describe("Prometheus alert metrics", () => {
       ["GPU-a", "held"],
       ["GPU-b", "empty"],
     ]);
+  });
+
+  describe("throttle statistics", () => {
+    const from = new Date(NOW.getTime() - 1800_000);
+    const nowS = NOW.getTime() / 1000;
+    const fleet = { __name__: "x" };
+    const recorded = (sinceS: number): [string, InstantVector][] => {
+      const t = throttleQueries(1800);
+      return [
+        [t.since ?? "", vec([[{}, sinceS]])],
+        [t.evaluations ?? "", vec([[fleet, 60]])],
+        [
+          t.thermal ?? "",
+          vec([
+            [a, 0.5],
+            [b, 0],
+          ]),
+        ],
+        [t.power ?? "", vec([[a, 0.25]])],
+        [
+          t.eventCount ?? "",
+          vec([
+            [a, 60],
+            [b, 30],
+          ]),
+        ],
+      ];
+    };
+    const raw = (): [string, InstantVector][] => {
+      const r = rawThrottleQueries(1800);
+      return [
+        [r.thermal ?? "", vec([[a, 0.75]])],
+        [r.power ?? "", vec([[a, 0]])],
+        [r.eventCount ?? "", vec([[a, 60]])],
+      ];
+    };
+
+    it("come from the recorded series when they cover the window, without subqueries", async () => {
+      const client = stub(recorded(from.getTime() / 1000 - 10));
+      const stats = await createPrometheusAlertMetrics(db, client).gpuWindow(from, NOW);
+      expect(stats.find((s) => s.gpuUuid === "GPU-a")).toMatchObject({
+        thermalRatio: 0.5,
+        powerRatio: 0.25,
+        throttleCoverage: 1,
+      });
+      expect(stats.find((s) => s.gpuUuid === "GPU-b")).toMatchObject({
+        thermalRatio: 0,
+        powerRatio: null,
+        throttleCoverage: 0.5,
+      });
+      expect(client.asked.filter((q) => q.includes("gpu_clock_event_active"))).toEqual([]);
+    });
+
+    it("fall back to subqueries over the raw series where the rules are not loaded", async () => {
+      const client = stub(raw());
+      const stats = await createPrometheusAlertMetrics(db, client).gpuWindow(from, NOW);
+      expect(stats.find((s) => s.gpuUuid === "GPU-a")).toMatchObject({
+        thermalRatio: 0.75,
+        powerRatio: 0,
+        throttleCoverage: 0.5, // 60 of 1800 s / 15 s steps
+      });
+      expect(client.asked).toEqual(expect.arrayContaining(Object.values(rawThrottleQueries(1800))));
+    });
+
+    it("fall back as well where the rules began during the window", async () => {
+      const client = stub([...recorded(nowS - 600), ...raw()]);
+      const stats = await createPrometheusAlertMetrics(db, client).gpuWindow(from, NOW);
+      expect(stats.find((s) => s.gpuUuid === "GPU-a")?.thermalRatio).toBe(0.75);
+    });
   });
 });

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "../db.ts";
 import { promNumber, type InstantVector, type PromClient } from "../metrics/prom-api.ts";
-import { POWER_REASONS, THERMAL_REASONS } from "./health-acc.ts";
+import { GPU_EVENT_EXPRS, GPU_EVENT_RECORDED } from "../metrics/recording-rules.ts";
 import type { AlertMetrics, GpuWindowStats } from "./metrics.ts";
 
 // Prometheus mode: the same window statistics from *_over_time queries evaluated at the window's
@@ -10,16 +10,9 @@ import type { AlertMetrics, GpuWindowStats } from "./metrics.ts";
 const WHOLE = `gpu_instance_id=""`;
 const SUBQUERY_STEP_S = 15;
 
-function reasonRe(reasons: readonly string[]): string {
-  return reasons.join("|");
-}
-
 /** The PromQL the rules need, by statistic; exported for tests and for operators to reuse. */
 export function windowQueries(seconds: number): Record<string, string> {
   const d = `${seconds}s`;
-  const sub = `[${d}:${SUBQUERY_STEP_S}s]`;
-  const events = (reasons: readonly string[]) =>
-    `max by (instance, uuid) (gpu_clock_event_active{reason=~"${reasonRe(reasons)}"})`;
   return {
     utilMax: `max_over_time(gpu_utilization_ratio{${WHOLE}}[${d}])`,
     utilAvg: `avg_over_time(gpu_utilization_ratio{${WHOLE}}[${d}])`,
@@ -30,12 +23,72 @@ export function windowQueries(seconds: number): Record<string, string> {
     procMax: `max_over_time(gpu_processes{${WHOLE}}[${d}])`,
     tempAvg: `avg_over_time(gpu_temperature_celsius{${WHOLE}}[${d}])`,
     tempCount: `count_over_time(gpu_temperature_celsius{${WHOLE}}[${d}])`,
-    thermal: `avg_over_time(${events(THERMAL_REASONS)}${sub})`,
-    power: `avg_over_time(${events(POWER_REASONS)}${sub})`,
-    eventCount: `count_over_time(max by (instance, uuid) (gpu_clock_event_active)${sub})`,
     ecc: `increase(gpu_ecc_errors_total{type="uncorrected",${WHOLE}}[${d}])`,
     lastAt: `timestamp(gpu_info)`,
   };
+}
+
+/**
+ * Throttle statistics from the recorded clock-event series (deploy/prometheus/gpufleet-rules.yml).
+ * `evaluations` counts the window's rule evaluations; `since` is when that series begins.
+ */
+export function throttleQueries(seconds: number): Record<string, string> {
+  const d = `${seconds}s`;
+  return {
+    thermal: `avg_over_time(${GPU_EVENT_RECORDED.thermal}[${d}])`,
+    power: `avg_over_time(${GPU_EVENT_RECORDED.power}[${d}])`,
+    eventCount: `count_over_time(${GPU_EVENT_RECORDED.any}[${d}])`,
+    evaluations: `count_over_time(${GPU_EVENT_RECORDED.fleetCount}[${d}])`,
+    // one series, so this subquery is cheap; a sample up to 5 min before the window counts
+    since: `min_over_time(timestamp(${GPU_EVENT_RECORDED.fleetCount})[${d}:${SUBQUERY_STEP_S}s])`,
+  };
+}
+
+/**
+ * The same statistics from the raw reason series, as subqueries over every GPU: what runs where
+ * the rules are not loaded, or were loaded during the window. Correct, but at 10,000 GPUs these
+ * saturate Prometheus; the README says the rules are required at that scale.
+ */
+export function rawThrottleQueries(seconds: number): Record<string, string> {
+  const sub = `[${seconds}s:${SUBQUERY_STEP_S}s]`;
+  return {
+    thermal: `avg_over_time(${GPU_EVENT_EXPRS.thermal}${sub})`,
+    power: `avg_over_time(${GPU_EVENT_EXPRS.power}${sub})`,
+    eventCount: `count_over_time(${GPU_EVENT_EXPRS.any}${sub})`,
+  };
+}
+
+type Results = Map<string, InstantVector>;
+
+async function runQueries(
+  client: PromClient,
+  queries: Record<string, string>,
+  at: Date,
+): Promise<Results> {
+  const names = Object.keys(queries);
+  const results = await Promise.all(names.map((n) => client.query(queries[n] ?? "", at)));
+  return new Map(names.map((n, i) => [n, results[i] ?? []]));
+}
+
+/** Throttle results and the expected sample count per GPU, recorded where they cover the window. */
+async function throttleResults(
+  client: PromClient,
+  recorded: Results,
+  seconds: number,
+  from: Date,
+  to: Date,
+): Promise<{ results: Results; expected: number }> {
+  const one = (name: string) => {
+    const v = recorded.get(name)?.[0]?.value[1];
+    return v === undefined ? null : promNumber(v);
+  };
+  const since = one("since");
+  const evaluations = one("evaluations") ?? 0;
+  if (since !== null && evaluations > 0 && since <= from.getTime() / 1000) {
+    return { results: recorded, expected: evaluations };
+  }
+  const raw = await runQueries(client, rawThrottleQueries(seconds), to);
+  return { results: raw, expected: seconds / SUBQUERY_STEP_S };
 }
 
 export function createPrometheusAlertMetrics(db: Db, client: PromClient): AlertMetrics {
@@ -43,14 +96,14 @@ export function createPrometheusAlertMetrics(db: Db, client: PromClient): AlertM
     mode: "prometheus",
     async gpuWindow(from: Date, to: Date): Promise<GpuWindowStats[]> {
       const seconds = Math.max(60, Math.round((to.getTime() - from.getTime()) / 1000));
-      const q = windowQueries(seconds);
-      const names = Object.keys(q);
-      const [infos, hosts, ...results] = await Promise.all([
+      const [infos, hosts, window, recorded] = await Promise.all([
         client.query("gpu_host_info", to),
         db.host.findMany({ select: { id: true, hostname: true } }),
-        ...names.map((n) => client.query(q[n] ?? "", to)),
+        runQueries(client, windowQueries(seconds), to),
+        runQueries(client, throttleQueries(seconds), to),
       ]);
-      const byName = new Map<string, InstantVector>(names.map((n, i) => [n, results[i] ?? []]));
+      const throttle = await throttleResults(client, recorded, seconds, from, to);
+      const byName = new Map([...window, ...throttle.results]);
       const hostIdByName = new Map(hosts.map((h) => [h.hostname, h.id]));
       const hostIdByInstance = new Map<string, string>();
       for (const s of infos) {
@@ -103,7 +156,6 @@ export function createPrometheusAlertMetrics(db: Db, client: PromClient): AlertM
         const total = upCount.get(instance) ?? 0;
         return total > 0 ? Math.min(1, n / total) : 0;
       };
-      const expectedSub = seconds / SUBQUERY_STEP_S;
       each("utilMax", (s, v) => (s.utilMax = v));
       each("utilAvg", (s, v) => (s.utilAvg = v));
       each("utilCount", (s, v, i) => (s.utilCoverage = ratioOf(v, i)));
@@ -114,7 +166,7 @@ export function createPrometheusAlertMetrics(db: Db, client: PromClient): AlertM
       each("tempCount", (s, v, i) => (s.tempCoverage = ratioOf(v, i)));
       each("thermal", (s, v) => (s.thermalRatio = v));
       each("power", (s, v) => (s.powerRatio = v));
-      each("eventCount", (s, v) => (s.throttleCoverage = Math.min(1, v / expectedSub)));
+      each("eventCount", (s, v) => (s.throttleCoverage = Math.min(1, v / throttle.expected)));
       each("ecc", (s, v) => (s.eccUncorrectedIncrease = Math.round(v)));
       each("lastAt", (s, v) => (s.lastAt = new Date(v * 1000)));
       return [...stats.values()];

@@ -6,7 +6,7 @@ import { scrapeAll } from "../metrics/scrape.ts";
 import { readTargetsFile } from "../metrics/targets.ts";
 import { discoverFromPrometheus } from "./discover-prometheus.ts";
 import { tryAcquireLease } from "./lease.ts";
-import { newRecorderState, recordScrape } from "./record-scrapes.ts";
+import { newRecorderState, recordScrapes } from "./record-scrapes.ts";
 import { syncTargets } from "./sync-targets.ts";
 
 // The collector: one loop per server process. Only the lease holder works, so replicas on one
@@ -86,10 +86,11 @@ export function createCollector(db: Db, cfg: CollectorConfig): Collector {
           concurrency: cfg.scrapeConcurrency,
           timeoutMs: cfg.scrapeTimeoutMs,
         });
-        for (const [i, r] of results.entries()) {
+        const scraped = results.flatMap((result, i) => {
           const host = hosts[i];
-          if (host) await step(`record ${r.url}`, () => recordScrape(db, state, host.id, r, now));
-        }
+          return host ? [{ hostId: host.id, result }] : [];
+        });
+        await recordScrapes(db, state, scraped, now, log);
       });
     }
     for (const job of cfg.jobs ?? []) await step(job.name, () => job.run({ db, now, prom }));

@@ -1,12 +1,14 @@
 import "server-only";
 import type { Db } from "../db.ts";
 import type { ScrapeResult } from "../metrics/scrape.ts";
-import { migProcesses, type HostSnapshot } from "../metrics/snapshot.ts";
+import { migProcesses } from "../metrics/snapshot.ts";
 import { accumulate, meanOf, type MinuteAgg } from "./minute-acc.ts";
 import { accumulateHealth, healthColumns, type HealthAgg } from "../alerts/health-acc.ts";
+import { chunked, IN_CHUNK, writeHosts, type HostPlan, type InventoryRow } from "./record-hosts.ts";
 
 // Writes one collection tick of the embedded source into the store: host state, GPU inventory,
-// 1-minute GPU aggregates and the per-host up record the ledger is computed from.
+// 1-minute GPU aggregates and the per-host up record the ledger is computed from. Hosts are
+// written in batches, one transaction and a few dozen statements each (10,000 GPUs per tick).
 
 export interface RecorderState {
   minutes: Map<string, MinuteAgg>;
@@ -21,60 +23,28 @@ export function newRecorderState(): RecorderState {
   return { minutes: new Map(), knownGpus: new Map(), hostMinutes: new Map(), health: new Map() };
 }
 
-type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
-
-async function upsertInventory(
-  tx: Tx,
-  state: RecorderState,
-  hostId: string,
-  snap: HostSnapshot,
-  now: Date,
-) {
-  for (const g of snap.gpus) {
-    if (state.knownGpus.get(g.uuid) === hostId) continue;
-    const data = {
-      hostId,
-      index: g.index,
-      name: g.name || "unknown",
-      memoryTotalBytes: BigInt(Math.round(g.memTotalBytes ?? 0)),
-      migMode: g.migMode,
-      lastSeen: now,
-    };
-    await tx.gpu.upsert({
-      where: { uuid: g.uuid },
-      create: { uuid: g.uuid, ...data },
-      update: data,
-    });
-    state.knownGpus.set(g.uuid, hostId);
-  }
-  for (const m of snap.migs) {
-    if (state.knownGpus.get(m.key) === hostId) continue;
-    const parent = snap.gpus.find((g) => g.uuid === m.parentUuid);
-    const data = {
-      hostId,
-      index: parent?.index ?? 0,
-      name: `${parent?.name ?? "GPU"} MIG ${m.profile}`,
-      memoryTotalBytes: BigInt(Math.round(m.memTotalBytes ?? 0)),
-      migMode: true,
-      parentUuid: m.parentUuid,
-      migProfile: m.profile,
-      gpuInstanceId: m.gpuInstanceId,
-      lastSeen: now,
-    };
-    await tx.gpu.upsert({ where: { uuid: m.key }, create: { uuid: m.key, ...data }, update: data });
-    state.knownGpus.set(m.key, hostId);
-  }
+export interface ScrapedHost {
+  hostId: string;
+  result: ScrapeResult;
 }
 
-async function writeMinute(
-  tx: Tx,
-  hostId: string,
-  uuid: string,
-  agg: MinuteAgg,
-  health?: HealthAgg,
-) {
+/** Hosts per transaction: large enough to amortize, small enough to hold SQLite's lock briefly. */
+export const BATCH_HOSTS = 200;
+
+type MinuteRow = ReturnType<typeof minuteRow>;
+
+interface Plan extends HostPlan {
+  url: string;
+  hostMinute: { samples: number; upSamples: number };
+  minutes: MinuteRow[];
+}
+
+function minuteRow(hostId: string, uuid: string, agg: MinuteAgg, health?: HealthAgg) {
   const big = (v: number | null) => (v === null ? null : BigInt(Math.round(v)));
-  const data = {
+  return {
+    hostId,
+    gpuUuid: uuid,
+    minuteStart: new Date(agg.minuteStart),
     samples: agg.samples,
     util: meanOf(agg.util),
     memUtil: meanOf(agg.memUtil),
@@ -84,108 +54,134 @@ async function writeMinute(
     tempCelsius: meanOf(agg.tempCelsius),
     smClockHz: meanOf(agg.smClockHz),
     processes: agg.processes,
-    ...(health ? healthColumns(health) : {}),
+    // MIG rows carry no health columns: null, as a row created without them
+    ...healthColumns(health),
   };
-  const minuteStart = new Date(agg.minuteStart);
-  await tx.gpuMinute.upsert({
-    where: { gpuUuid_minuteStart: { gpuUuid: uuid, minuteStart } },
-    create: { hostId, gpuUuid: uuid, minuteStart, ...data },
-    update: data,
-  });
 }
 
-async function recordHostMinute(
-  tx: Tx,
-  state: RecorderState,
-  hostId: string,
-  at: number,
-  up: boolean,
-) {
+function inventory(state: RecorderState, hostId: string, r: ScrapeResult): InventoryRow[] {
+  if (!r.ok) return [];
+  const snap = r.snapshot;
+  const rows: InventoryRow[] = [];
+  for (const g of snap.gpus) {
+    if (state.knownGpus.get(g.uuid) === hostId) continue;
+    rows.push({
+      uuid: g.uuid,
+      hostId,
+      index: g.index,
+      name: g.name || "unknown",
+      memoryTotalBytes: BigInt(Math.round(g.memTotalBytes ?? 0)),
+      migMode: g.migMode,
+    });
+  }
+  for (const m of snap.migs) {
+    if (state.knownGpus.get(m.key) === hostId) continue;
+    const parent = snap.gpus.find((g) => g.uuid === m.parentUuid);
+    rows.push({
+      uuid: m.key,
+      hostId,
+      index: parent?.index ?? 0,
+      name: `${parent?.name ?? "GPU"} MIG ${m.profile}`,
+      memoryTotalBytes: BigInt(Math.round(m.memTotalBytes ?? 0)),
+      migMode: true,
+      parentUuid: m.parentUuid,
+      migProfile: m.profile,
+      gpuInstanceId: m.gpuInstanceId,
+    });
+  }
+  return rows;
+}
+
+/** Folds one scrape into the in-memory aggregates and returns what to write for its host. */
+function plan(state: RecorderState, { hostId, result: r }: ScrapedHost, at: number): Plan {
   const minuteStart = at - (at % 60_000);
   const prev = state.hostMinutes.get(hostId);
   const cur =
     prev && prev.minuteStart === minuteStart ? prev : { minuteStart, samples: 0, upSamples: 0 };
   cur.samples += 1;
-  if (up) cur.upSamples += 1;
+  if (r.ok) cur.upSamples += 1;
   state.hostMinutes.set(hostId, cur);
-  const when = new Date(minuteStart);
-  await tx.hostMinute.upsert({
-    where: { hostId_minuteStart: { hostId, minuteStart: when } },
-    create: { hostId, minuteStart: when, samples: cur.samples, upSamples: cur.upSamples },
-    update: { samples: cur.samples, upSamples: cur.upSamples },
-  });
-}
-
-function attribution(snap: HostSnapshot) {
-  const info = snap.info;
-  if (!info) return {};
+  const base = {
+    hostId,
+    url: r.url,
+    hostMinute: { samples: cur.samples, upSamples: cur.upSamples },
+    inventory: inventory(state, hostId, r),
+  };
+  if (!r.ok) return { ...base, down: r.error, minutes: [], seen: [] };
+  const snap = r.snapshot;
+  const minutes: MinuteRow[] = [];
+  const procsByGpu = new Map<string, number>();
+  for (const p of snap.processes) procsByGpu.set(p.gpuUuid, (procsByGpu.get(p.gpuUuid) ?? 0) + 1);
+  for (const g of snap.gpus) {
+    const procs = g.processes ?? procsByGpu.get(g.uuid) ?? 0;
+    const agg = accumulate(state.minutes.get(g.uuid), at, g, procs);
+    state.minutes.set(g.uuid, agg);
+    const health = accumulateHealth(state.health.get(g.uuid), at, g);
+    state.health.set(g.uuid, health);
+    minutes.push(minuteRow(hostId, g.uuid, agg, health));
+  }
+  for (const m of snap.migs) {
+    const agg = accumulate(state.minutes.get(m.key), at, m, migProcesses(m.memUsedBytes));
+    state.minutes.set(m.key, agg);
+    minutes.push(minuteRow(hostId, m.key, agg));
+  }
   return {
-    provider: info.provider,
-    instanceType: info.instanceType,
-    region: info.region,
-    pricingModel: info.pricingModel,
-    ...(info.team ? { team: info.team } : {}),
-    ...(info.project ? { project: info.project } : {}),
-    ...(info.owner ? { owner: info.owner } : {}),
-    labels: JSON.stringify(info.labels),
+    ...base,
+    up: snap,
+    minutes,
+    seen: [...snap.gpus.map((g) => g.uuid), ...snap.migs.map((m) => m.key)],
   };
 }
 
-/** Records one scrape result for the host whose target it is. */
-export async function recordScrape(
+async function writeBatch(db: Db, state: RecorderState, plans: Plan[], now: Date) {
+  const minuteStart = new Date(now.getTime() - (now.getTime() % 60_000));
+  await db.$transaction(
+    async (tx) => {
+      // Minute rows are replaced whole, as the per-row upserts did: delete, then insert in bulk.
+      await tx.hostMinute.deleteMany({
+        where: { minuteStart, hostId: { in: plans.map((p) => p.hostId) } },
+      });
+      await tx.hostMinute.createMany({
+        data: plans.map((p) => ({ hostId: p.hostId, minuteStart, ...p.hostMinute })),
+      });
+      await writeHosts(tx, plans, now);
+      const minutes = plans.flatMap((p) => p.minutes);
+      for (const part of chunked(minutes, IN_CHUNK)) {
+        await tx.gpuMinute.deleteMany({
+          where: { minuteStart, gpuUuid: { in: part.map((m) => m.gpuUuid) } },
+        });
+      }
+      if (minutes.length > 0) await tx.gpuMinute.createMany({ data: minutes });
+    },
+    { maxWait: 30_000, timeout: 300_000 },
+  );
+  for (const p of plans) for (const g of p.inventory) state.knownGpus.set(g.uuid, p.hostId);
+}
+
+/**
+ * Records one tick's scrape results. A batch that fails (a host deleted meanwhile, a GPU uuid
+ * reported by two hosts) is retried host by host, so one bad host never loses the others' data.
+ */
+export async function recordScrapes(
   db: Db,
   state: RecorderState,
-  hostId: string,
-  r: ScrapeResult,
+  scraped: readonly ScrapedHost[],
   now: Date,
-) {
-  const at = now.getTime();
-  await db.$transaction(async (tx) => {
-    await recordHostMinute(tx, state, hostId, at, r.ok);
-    if (!r.ok) {
-      await tx.host.update({ where: { id: hostId }, data: { state: "down", lastError: r.error } });
-      return;
+  log: (msg: string) => void = () => {},
+): Promise<void> {
+  const plans = scraped.map((s) => plan(state, s, now.getTime()));
+  for (const batch of chunked(plans, BATCH_HOSTS)) {
+    try {
+      await writeBatch(db, state, batch, now);
+    } catch (e) {
+      if (batch.length === 1) log(`record ${batch[0]?.url} failed: ${(e as Error).message}`);
+      else {
+        for (const p of batch) {
+          await writeBatch(db, state, [p], now).catch((err: unknown) =>
+            log(`record ${p.url} failed: ${(err as Error).message}`),
+          );
+        }
+      }
     }
-    const snap = r.snapshot;
-    const name = snap.info?.hostname;
-    const taken = name
-      ? await tx.host.findUnique({ where: { hostname: name }, select: { id: true } })
-      : null;
-    const rename = name && (!taken || taken.id === hostId) ? { hostname: name } : {};
-    await tx.host.update({
-      where: { id: hostId },
-      data: {
-        state: "up",
-        lastSeen: now,
-        lastError: snap.sourceOk ? null : "exporter reports its GPU source failing",
-        processes: JSON.stringify(snap.processes),
-        ...attribution(snap),
-        ...rename,
-      },
-    });
-    await upsertInventory(tx, state, hostId, snap, now);
-    const seen = [...snap.gpus.map((g) => g.uuid), ...snap.migs.map((m) => m.key)];
-    if (seen.length > 0) {
-      await tx.gpu.updateMany({ where: { hostId, uuid: { in: seen } }, data: { lastSeen: now } });
-    }
-    const procsByGpu = new Map<string, number>();
-    for (const p of snap.processes) procsByGpu.set(p.gpuUuid, (procsByGpu.get(p.gpuUuid) ?? 0) + 1);
-    for (const g of snap.gpus) {
-      const agg = accumulate(
-        state.minutes.get(g.uuid),
-        at,
-        g,
-        g.processes ?? procsByGpu.get(g.uuid) ?? 0,
-      );
-      state.minutes.set(g.uuid, agg);
-      const health = accumulateHealth(state.health.get(g.uuid), at, g);
-      state.health.set(g.uuid, health);
-      await writeMinute(tx, hostId, g.uuid, agg, health);
-    }
-    for (const m of snap.migs) {
-      const agg = accumulate(state.minutes.get(m.key), at, m, migProcesses(m.memUsedBytes));
-      state.minutes.set(m.key, agg);
-      await writeMinute(tx, hostId, m.key, agg);
-    }
-  });
+  }
 }

@@ -8,7 +8,14 @@ import { startExporter, type RunningExporter } from "../../exporter/server.ts";
 import { hasPrometheus, startPrometheus, type RunningPrometheus } from "../testing/prometheus.ts";
 import { createPromClient, type PromClient, type RangeMatrix } from "./prom-api.ts";
 import { recordedOrRaw } from "./prometheus.ts";
-import { FLEET_EXPRS, FLEET_RECORDED, RULES, rulesYaml } from "./recording-rules.ts";
+import {
+  FLEET_EXPRS,
+  FLEET_RECORDED,
+  GPU_EVENT_EXPRS,
+  GPU_EVENT_RECORDED,
+  RULES,
+  rulesYaml,
+} from "./recording-rules.ts";
 import { scrapeConfigYaml } from "./scrape-config.ts";
 
 const RULES_FILE = fileURLToPath(
@@ -175,5 +182,29 @@ describe.skipIf(!hasPrometheus)("recording rules in a real Prometheus", () => {
       .toBe(3);
     const perHost = await hostSeries();
     expect(perHost.every((s) => (s.metric.hostname ?? "") !== "")).toBe(true);
+  });
+
+  it("record the per-GPU clock-event series as the raw expressions give them", async () => {
+    const client = createPromClient(prom.url);
+    // Both sides at one rule evaluation's timestamp, so they read the same scraped samples.
+    const byGpu = async (q: string, at: Date) =>
+      (await client.query(q, at))
+        .map((s) => `${s.metric.instance}|${s.metric.uuid}=${s.value[1]}`)
+        .sort();
+    const agree = async () => {
+      const last = await client.query(`max(timestamp(${GPU_EVENT_RECORDED.any}))`);
+      const ts = Number(last[0]?.value[1]);
+      if (!Number.isFinite(ts)) return false;
+      const at = new Date(ts * 1000);
+      for (const k of ["thermal", "power", "any"] as const) {
+        const rec = await byGpu(GPU_EVENT_RECORDED[k], at);
+        const raw = await byGpu(GPU_EVENT_EXPRS[k], at);
+        if (raw.length === 0 || rec.join() !== raw.join()) return false;
+      }
+      const gpus = (await byGpu(GPU_EVENT_EXPRS.any, at)).length;
+      const fleet = await client.query(GPU_EVENT_RECORDED.fleetCount, at);
+      return fleet[0]?.value[1] === String(gpus);
+    };
+    await expect.poll(agree, { timeout: 30_000, interval: 1000 }).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { stringify } from "yaml";
+import { POWER_REASONS, THERMAL_REASONS } from "../alerts/health-acc.ts";
 
 // Prometheus recording rules for large fleets. The fleet chart reads the `fleet` series instead of
 // aggregating every GPU series at each step (lib/metrics/prometheus.ts falls back to the raw
@@ -25,6 +26,28 @@ export const FLEET_RECORDED = {
   gpusReporting: "gpufleet:fleet_gpus_reporting:count",
 } as const;
 
+const clockEvents = (reasons?: readonly string[]) =>
+  `max by (instance, uuid) (gpu_clock_event_active${reasons ? `{reason=~"${reasons.join("|")}"}` : ""})`;
+
+/**
+ * Per GPU, 1 while any clock-event reason of a class is active: the throttle alert rule averages
+ * these over its window (lib/alerts/metrics-prometheus.ts) instead of a subquery over every raw
+ * reason series, which saturated Prometheus at 10,000 GPUs.
+ */
+export const GPU_EVENT_EXPRS = {
+  thermal: clockEvents(THERMAL_REASONS),
+  power: clockEvents(POWER_REASONS),
+  any: clockEvents(),
+} as const;
+
+export const GPU_EVENT_RECORDED = {
+  thermal: "gpufleet:gpu_thermal_clock_event:max",
+  power: "gpufleet:gpu_power_clock_event:max",
+  any: "gpufleet:gpu_clock_event:max",
+  /** one sample per evaluation while any GPU reports clock events: the window's evaluation count */
+  fleetCount: "gpufleet:fleet_gpus_clock_events:count",
+} as const;
+
 export const RULES: readonly RecordingRule[] = [
   { record: FLEET_RECORDED.utilization, expr: FLEET_EXPRS.utilization },
   { record: FLEET_RECORDED.memoryUsed, expr: FLEET_EXPRS.memoryUsed },
@@ -42,6 +65,11 @@ export const RULES: readonly RecordingRule[] = [
     record: "gpufleet:host_gpus_reporting:count",
     expr: `count by (instance, hostname) (${withHostname("(gpu_info and on(instance) up == 1)")})`,
   },
+  { record: GPU_EVENT_RECORDED.thermal, expr: GPU_EVENT_EXPRS.thermal },
+  { record: GPU_EVENT_RECORDED.power, expr: GPU_EVENT_EXPRS.power },
+  { record: GPU_EVENT_RECORDED.any, expr: GPU_EVENT_EXPRS.any },
+  // rules of a group run in order at one timestamp: this reads the series recorded just above
+  { record: GPU_EVENT_RECORDED.fleetCount, expr: `count(${GPU_EVENT_RECORDED.any})` },
 ];
 
 export const RULES_HEADER =
