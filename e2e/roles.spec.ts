@@ -93,7 +93,7 @@ test.describe("signing in and out", () => {
     await page.getByLabel("Email").fill(finance.email);
     await page.getByLabel("Password").fill("not-the-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+    await expect(page.locator("#sign-in-error")).toHaveText("Wrong email or password.");
 
     await page.getByLabel("Password").fill(finance.password);
     await page.getByRole("button", { name: "Sign in" }).click();
