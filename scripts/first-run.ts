@@ -20,8 +20,13 @@ if ((await countUsers()) === 0 && email && password) {
     console.error("gpufleet: GPUFLEET_ADMIN_PASSWORD must have at least 12 characters");
     process.exit(1);
   }
-  await createUser({ email, password, role: "admin" });
-  lines.push(`created the admin ${email} from GPUFLEET_ADMIN_EMAIL/GPUFLEET_ADMIN_PASSWORD`);
+  try {
+    await createUser({ email, password, role: "admin" });
+    lines.push(`created the admin ${email} from GPUFLEET_ADMIN_EMAIL/GPUFLEET_ADMIN_PASSWORD`);
+  } catch (e) {
+    // another replica starting at the same time created it first
+    if ((await countUsers()) === 0) throw e;
+  }
 }
 if (values.demo) await seedDemoUsers();
 if ((await countUsers()) === 0) {

@@ -51,7 +51,12 @@ function build(secret: string) {
     appName: "gpufleet",
     secret,
     baseURL: publicOrigin(),
-    trustedOrigins: trustedOrigins(),
+    // plus the request's own host: behind a proxy or a second published port, a page posting to
+    // the host it was served from is same-origin (the CSRF check in handle() reasons alike)
+    trustedOrigins: (request) => {
+      const host = request?.headers.get("host");
+      return host ? [...trustedOrigins(), `http://${host}`, `https://${host}`] : trustedOrigins();
+    },
     database: prismaAdapter(db, {
       provider: isPostgresUrl(env.DATABASE_URL) ? "postgresql" : "sqlite",
     }),
