@@ -19,10 +19,11 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-function setup() {
+function setup(extra: { sleep?: (ms: number) => Promise<void> } = {}) {
   let now = 1_000_000;
   const loads: Array<Deferred<string>> = [];
   const cache = createSnapshotCache<string>({
+    ...extra,
     refreshAfterMs: 15_000,
     maxStaleMs: 30_000,
     clock: () => now,
@@ -109,6 +110,24 @@ describe("snapshot cache", () => {
     expect(loads).toHaveLength(2);
     loads[1]?.resolve("v2");
     expect((await read).value).toBe("v2");
+  });
+
+  it("serves the too-old value when the rebuild takes longer than maxWait", async () => {
+    let wake: () => void = () => {};
+    const { cache, loads, advance, settle } = setup({
+      sleep: () => new Promise<void>((r) => (wake = r)),
+    });
+    const first = cache.get();
+    loads[0]?.resolve("v1");
+    await first;
+    advance(45_000);
+    const read = cache.get();
+    expect(loads).toHaveLength(2);
+    wake(); // the rebuild is still running when the wait is over
+    expect((await read).value).toBe("v1");
+    loads[1]?.resolve("v2");
+    await settle();
+    expect((await cache.get()).value).toBe("v2");
   });
 
   it("serves a too-old value marked with the error when the rebuild just failed", async () => {

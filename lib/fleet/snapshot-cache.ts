@@ -14,9 +14,13 @@ export interface SnapshotCacheOptions<T> {
   load: () => Promise<T>;
   /** a read starts a background rebuild once this long has passed since the last attempt */
   refreshAfterMs: number;
-  /** a value older than this is not served while a rebuild can still replace it */
+  /** a value older than this is not served while a rebuild can still replace it... */
   maxStaleMs: number;
+  /** ...unless the rebuild takes longer than this: then the old value is served (marked by its
+   * age) rather than holding the request; under load a rebuild can take many seconds */
+  maxWaitMs?: number;
   clock?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface SnapshotCache<T> {
@@ -36,6 +40,8 @@ function message(e: unknown): string {
 
 export function createSnapshotCache<T>(opts: SnapshotCacheOptions<T>): SnapshotCache<T> {
   const clock = opts.clock ?? Date.now;
+  const maxWaitMs = opts.maxWaitMs ?? 2000;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
   let entry: CacheEntry<T> | null = null;
   let inflight: Promise<CacheEntry<T>> | null = null;
   let lastAttemptAt = Number.NEGATIVE_INFINITY;
@@ -71,9 +77,12 @@ export function createSnapshotCache<T>(opts: SnapshotCacheOptions<T>): SnapshotC
       if (due) refresh().catch(() => undefined);
       return entry;
     }
-    // Too old: wait for a rebuild, unless the last one just failed (then serve it marked stale).
-    if (inflight) return inflight;
-    return due ? refresh() : entry;
+    // Too old: wait a little for a rebuild, unless the last one just failed (then serve it marked
+    // stale); a rebuild slower than maxWaitMs leaves the old value to be served meanwhile.
+    if (!inflight && !due) return entry;
+    const old = entry;
+    const rebuilt = inflight ?? refresh();
+    return Promise.race([rebuilt, sleep(maxWaitMs).then(() => entry ?? old)]);
   }
 
   return { get, refresh, peek: () => entry, lastReadAt: () => lastRead };
