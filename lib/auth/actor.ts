@@ -62,7 +62,28 @@ export async function authenticate(headers: Headers): Promise<Actor | null> {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     return m?.[1] ? verifyApiToken(m[1]) : null;
   }
+  const cookie = headers.get("cookie") ?? "";
+  if (!cookie.includes("session_token=")) return null;
+  const now = Date.now();
+  const hit = sessionCache.get(cookie);
+  if (hit && hit.until > now) return hit.actor;
   const auth = await getAuth();
   const session = await auth.api.getSession({ headers });
-  return session ? toUserActor(session.user) : null;
+  const actor = session ? toUserActor(session.user) : null;
+  if (sessionCache.size >= SESSION_CACHE_MAX) sessionCache.clear();
+  sessionCache.set(cookie, { actor, until: now + SESSION_CACHE_MS });
+  return actor;
+}
+
+// A dashboard polls several APIs every 15 s with the same cookie: the session's user is
+// remembered for one poll interval per process, so its requests do not each wait on the store
+// (under load, behind the collector's write transactions). A sign-out or a user change on this
+// replica forgets them at once; on another replica it takes effect within SESSION_CACHE_MS.
+const SESSION_CACHE_MS = 15_000;
+const SESSION_CACHE_MAX = 10_000;
+const sessionCache = new Map<string, { actor: UserActor | null; until: number }>();
+
+/** Forgets cached sessions (after a sign-out or a change to users). */
+export function forgetSessions(): void {
+  sessionCache.clear();
 }

@@ -1,4 +1,4 @@
-import { actorLabel, authenticate } from "@/lib/auth/actor.ts";
+import { actorLabel, authenticate, forgetSessions } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { getAuth } from "@/lib/auth/auth.ts";
 import { clearFailures, recordFailure, throttleState } from "@/lib/auth/throttle.ts";
@@ -75,6 +75,7 @@ export const POST = handlePublic(async (req: Request) => {
   if (which === "POST /sign-in/email") return signIn(req);
   const actor = await authenticate(req.headers);
   const res = await withoutToken(await (await getAuth()).handler(req));
+  forgetSessions();
   if (res.ok && actor) {
     const action = which === "POST /sign-out" ? "auth.sign-out" : "auth.change-password";
     await recordAudit({ actor: actorLabel(actor), action, ip: clientIp(req.headers) });

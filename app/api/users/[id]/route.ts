@@ -1,4 +1,4 @@
-import { actorLabel } from "@/lib/auth/actor.ts";
+import { actorLabel, forgetSessions } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { deleteUser, updateUser } from "@/lib/auth/users.ts";
 import { NotFoundError } from "@/lib/fleet/errors.ts";
@@ -13,6 +13,7 @@ export const PATCH = handle(
     const { id } = await ctx.params;
     const patch = await readBody(req, updateUserSchema);
     const result = await userInput(() => updateUser(id, patch));
+    forgetSessions();
     if (!result) throw new NotFoundError(`user ${id}`);
     const { before, after } = result;
     const changes: Record<string, unknown> = {};
@@ -41,6 +42,7 @@ export const DELETE = handle(
       return json({ error: "you cannot delete yourself; ask another admin" }, { status: 409 });
     }
     const user = await userInput(() => deleteUser(id));
+    forgetSessions();
     if (!user) throw new NotFoundError(`user ${id}`);
     await recordAudit({
       actor: actorLabel(actor),
