@@ -62,6 +62,11 @@ export async function authenticate(headers: Headers): Promise<Actor | null> {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     return m?.[1] ? verifyApiToken(m[1]) : null;
   }
+  return sessionUser(headers);
+}
+
+/** The signed-in user behind a request's session cookie (pages and API alike), or null. */
+export async function sessionUser(headers: Headers): Promise<UserActor | null> {
   const cookie = headers.get("cookie") ?? "";
   if (!cookie.includes("session_token=")) return null;
   const now = Date.now();

@@ -2,8 +2,7 @@ import "server-only";
 import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
-import { toUserActor, type UserActor } from "./actor.ts";
-import { getAuth } from "./auth.ts";
+import { sessionUser, type UserActor } from "./actor.ts";
 import { REQUEST_PATH_HEADER } from "@/proxy.ts";
 import { safeNext } from "./next-path.ts";
 import { PAGE_PERMISSIONS, roleAllows, type PagePath } from "./roles.ts";
@@ -15,10 +14,7 @@ import { PAGE_PERMISSIONS, roleAllows, type PagePath } from "./roles.ts";
 export const currentUser = cache(async (): Promise<UserActor | null> => {
   // headers() first: it marks the render dynamic before anything touches the store (a build
   // must not need a migrated database)
-  const requestHeaders = await headers();
-  const auth = await getAuth();
-  const session = await auth.api.getSession({ headers: requestHeaders });
-  return session ? toUserActor(session.user) : null;
+  return sessionUser(await headers());
 });
 
 export async function requirePage(page: PagePath): Promise<UserActor> {

@@ -125,39 +125,35 @@ export function handle<C>(
   fn: AuthedHandler<C>,
   opts: HandleOptions = {},
 ): Handler<C> {
-  return async (req, ctx) => {
-    try {
-      const actor = await authenticate(req.headers);
-      if (!actor) return unauthorized();
-      if (!actorAllows(actor, permission)) {
-        const who = actor.kind === "user" ? `the ${actor.role} role` : `a ${actor.scope} token`;
-        return forbidden(`forbidden: ${who} does not allow ${permission}`);
-      }
-      if (isSafeMethod(req.method)) return await fn(req, ctx, actor);
-      if (actor.kind === "user") {
-        const why = crossSiteReason(req);
-        if (why) return forbidden(why);
-      }
-      const body = opts.audit === false ? undefined : auditBody(await req.clone().text());
-      const res = await fn(req, ctx, actor);
-      if (res.ok && opts.audit !== false) {
-        const url = new URL(req.url);
-        const id = await routeId(ctx);
-        await recordAudit({
-          actor: actorLabel(actor),
-          action: opts.audit ?? auditAction(req.method, url.pathname, id),
-          target: id ?? url.pathname,
-          detail: body === undefined ? {} : { body },
-          ip: clientIp(req.headers),
-        }).catch((e: unknown) =>
-          console.error("[audit] could not record", req.method, url.pathname, e),
-        );
-      }
-      return res;
-    } catch (e) {
-      return errorResponse(e);
+  return handlePublic(async (req, ctx) => {
+    const actor = await authenticate(req.headers);
+    if (!actor) return unauthorized();
+    if (!actorAllows(actor, permission)) {
+      const who = actor.kind === "user" ? `the ${actor.role} role` : `a ${actor.scope} token`;
+      return forbidden(`forbidden: ${who} does not allow ${permission}`);
     }
-  };
+    if (isSafeMethod(req.method)) return await fn(req, ctx, actor);
+    if (actor.kind === "user") {
+      const why = crossSiteReason(req);
+      if (why) return forbidden(why);
+    }
+    const body = opts.audit === false ? undefined : auditBody(await req.clone().text());
+    const res = await fn(req, ctx, actor);
+    if (res.ok && opts.audit !== false) {
+      const url = new URL(req.url);
+      const id = await routeId(ctx);
+      await recordAudit({
+        actor: actorLabel(actor),
+        action: opts.audit ?? auditAction(req.method, url.pathname, id),
+        target: id ?? url.pathname,
+        detail: body === undefined ? {} : { body },
+        ip: clientIp(req.headers),
+      }).catch((e: unknown) =>
+        console.error("[audit] could not record", req.method, url.pathname, e),
+      );
+    }
+    return res;
+  });
 }
 
 /** A route anyone may call without signing in (health, the sign-in endpoints). */
