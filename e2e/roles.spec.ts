@@ -37,6 +37,19 @@ for (const u of DEMO_USERS) {
         await expect(mtd).not.toContainText("budget");
       else await expect(mtd).toContainText("budget");
 
+      // links inside pages follow the role too: the alerts page offers settings only to those who may
+      if (u.role !== "viewer") {
+        await page.goto("/alerts");
+        const settings = page.getByRole("link", { name: "Rules & channels" });
+        await expect(settings).toHaveCount(u.role === "operator" ? 0 : 1);
+      }
+
+      // and the instance page links to alerts and recommendations only for roles that may open them
+      await page.goto("/");
+      await page.getByTestId("instance-table").getByRole("link").first().click();
+      await expect(page.getByTestId("instance-hostname")).toBeVisible();
+      await expect(page.getByTestId("link-alerts")).toHaveCount(u.role === "viewer" ? 0 : 1);
+
       const allowed = new Set((NAV[u.role] ?? []).map((l) => PAGE_FOR_LINK[l]));
       for (const path of PAGES) {
         const res = await page.goto(path);

@@ -13,7 +13,8 @@ import { Filters, STATE_LABELS } from "./alert-filters.tsx";
 import { AlertTable } from "./alert-table.tsx";
 import { filtersFromParams, paramsFromFilters } from "./filters.ts";
 
-export function AlertsView() {
+/** `settingsLink`: the signed-in role may open /settings (finance and admins). */
+export function AlertsView({ settingsLink }: { settingsLink: boolean }) {
   const [params, setParams] = useSearchState();
   const filters = filtersFromParams(params);
   const expanded = params.get("alert");
@@ -45,9 +46,11 @@ export function AlertsView() {
           )}
         </p>
         <span className="spacer" />
-        <Link className="button-link" href="/settings">
-          Rules &amp; channels
-        </Link>
+        {settingsLink ? (
+          <Link className="button-link" href="/settings">
+            Rules &amp; channels
+          </Link>
+        ) : null}
       </div>
       <SourceBanner banner={banner} onRetry={() => void q.refetch()} />
       {q.data ? <Counts data={q.data} /> : null}

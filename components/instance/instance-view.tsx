@@ -22,7 +22,8 @@ const PRICING: Record<string, string> = {
   reserved: "reserved",
 };
 
-export function InstanceView({ id }: { id: string }) {
+/** `related`: the signed-in role may open the alerts and recommendations pages (operator+). */
+export function InstanceView({ id, related }: { id: string; related: boolean }) {
   const [params, setParams] = useSearchState();
   const rangeParam = params.get("range");
   const range: Range = isRange(rangeParam) ? rangeParam : "1h";
@@ -82,17 +83,19 @@ export function InstanceView({ id }: { id: string }) {
           {host.lastError ? <span className="unpriced"> ({host.lastError})</span> : null}
         </p>
         <span className="spacer" />
-        <nav className="links" aria-label="Related">
-          <a href={`/alerts?host=${encodeURIComponent(host.id)}`} data-testid="link-alerts">
-            Alerts for this instance
-          </a>
-          <a
-            href={`/recommendations?host=${encodeURIComponent(host.id)}`}
-            data-testid="link-recommendations"
-          >
-            Recommendations
-          </a>
-        </nav>
+        {related ? (
+          <nav className="links" aria-label="Related">
+            <a href={`/alerts?host=${encodeURIComponent(host.id)}`} data-testid="link-alerts">
+              Alerts for this instance
+            </a>
+            <a
+              href={`/recommendations?host=${encodeURIComponent(host.id)}`}
+              data-testid="link-recommendations"
+            >
+              Recommendations
+            </a>
+          </nav>
+        ) : null}
       </div>
       <SourceBanner banner={banner} onRetry={() => void detail.refetch()} />
 

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { InstanceView } from "@/components/instance/instance-view.tsx";
 import { requirePage } from "@/lib/auth/page.ts";
+import { PAGE_PERMISSIONS, roleAllows } from "@/lib/auth/roles.ts";
 
 export const metadata: Metadata = { title: "Instance" };
 
@@ -9,7 +10,7 @@ type Props = { params: Promise<{ id: string }> };
 
 export default async function InstancePage({ params }: Props) {
   const { id } = await params;
-  await requirePage("/instances/[id]");
+  const user = await requirePage("/instances/[id]");
   return (
     <Suspense
       fallback={
@@ -18,7 +19,13 @@ export default async function InstancePage({ params }: Props) {
         </p>
       }
     >
-      <InstanceView id={id} />
+      <InstanceView
+        id={id}
+        related={
+          roleAllows(user.role, PAGE_PERMISSIONS["/alerts"]) &&
+          roleAllows(user.role, PAGE_PERMISSIONS["/recommendations"])
+        }
+      />
     </Suspense>
   );
 }
