@@ -24,4 +24,4 @@ USER node
 VOLUME ["/app/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["sh", "-c", "node --import tsx scripts/migrate.ts && node --conditions=react-server --import tsx scripts/first-run.ts --url=\"${GPUFLEET_PUBLIC_URL:-http://127.0.0.1:$PORT}\" && exec node node_modules/next/dist/bin/next start -H 0.0.0.0 -p \"$PORT\""]
+CMD ["sh", "-c", "node --import tsx scripts/migrate.ts && node --conditions=react-server --import tsx scripts/first-run.ts --url=\"${GPUFLEET_PUBLIC_URL:-http://127.0.0.1:$PORT}\" && exec node --import tsx scripts/serve.ts -H 0.0.0.0 -p \"$PORT\""]

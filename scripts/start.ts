@@ -141,10 +141,18 @@ if (firstRun.status !== 0) {
 }
 const signInLines = firstRun.stdout.trimEnd();
 
-const nextArgs = dev
-  ? ["next", "dev", "-H", "127.0.0.1", "-p", String(port)]
-  : ["next", "start", "-H", "127.0.0.1", "-p", String(port)];
-background("Next", "npx", nextArgs);
+// production: Next behind scripts/serve.ts, which starts requests fairly under load
+if (dev) background("Next", "npx", ["next", "dev", "-H", "127.0.0.1", "-p", String(port)]);
+else
+  background("Next", process.execPath, [
+    "--import",
+    "tsx",
+    "scripts/serve.ts",
+    "-H",
+    "127.0.0.1",
+    "-p",
+    String(port),
+  ]);
 await waitForHttp(`http://127.0.0.1:${port}/api/health`, 120_000);
 console.log(`
 gpufleet is running at http://127.0.0.1:${port}

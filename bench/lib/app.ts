@@ -86,7 +86,7 @@ export async function startApp(
   const proc = start(
     `app (${opts.mode})`,
     process.execPath,
-    [NEXT, "start", "-H", "127.0.0.1", "-p", String(port)],
+    ["--import", "tsx", "scripts/serve.ts", "-H", "127.0.0.1", "-p", String(port)],
     env,
   );
   const url = `http://127.0.0.1:${port}`;

@@ -1,0 +1,53 @@
+// The production server: `node --import tsx scripts/serve.ts [-H host] [-p port]`, what
+// `next start` does, with requests started fairly (lib/server/fair-start.ts), so a burst of new
+// clients is not left waiting to be accepted while busy ones keep the event loop full.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { parseArgs } from "node:util";
+import { fairly } from "../lib/server/fair-start.ts";
+import { precompressedSupport } from "../lib/server/precompressed.ts";
+
+const { values } = parseArgs({
+  options: {
+    hostname: { type: "string", short: "H", default: "0.0.0.0" },
+    port: { type: "string", short: "p", default: process.env.PORT ?? "3000" },
+  },
+});
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`gpufleet serve: -p ${values.port} is not a port number`);
+  process.exit(2);
+}
+const hostname = values.hostname;
+
+// before Next loads: React and Next pick their production builds from it
+Object.assign(process.env, { NODE_ENV: "production", PORT: String(port) });
+const { default: next } = await import("next");
+
+const server = createServer();
+const app = next({ dev: false, dir: process.cwd(), hostname, port, httpServer: server });
+await app.prepare();
+const nextHandler = app.getRequestHandler();
+const handle = (req: IncomingMessage, res: ServerResponse) => {
+  precompressedSupport(req, res);
+  return nextHandler(req, res);
+};
+server.on(
+  "request",
+  fairly(handle, (e) => console.error("gpufleet serve: request failed", e)),
+);
+server.on("error", (e) => {
+  console.error(`gpufleet serve: ${e.message}`);
+  process.exit(1);
+});
+server.listen(port, hostname, () => {
+  console.log(`gpufleet serve: listening on http://${hostname}:${port}`);
+});
+
+function shutdown(code: number) {
+  server.close();
+  server.closeAllConnections();
+  void app.close().finally(() => process.exit(code));
+  setTimeout(() => process.exit(code), 5000).unref();
+}
+process.once("SIGTERM", () => shutdown(143));
+process.once("SIGINT", () => shutdown(130));
