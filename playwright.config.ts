@@ -42,7 +42,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       DATABASE_URL: "file:./data/e2e.db",
-      GPUFLEET_E2E: "1",
+      GPUFLEET_FRESH_STORE: "1",
       GPUFLEET_COLLECT_INTERVAL_S: "5",
       GPUFLEET_EXPORTER_PORT: String(port + 1),
     },

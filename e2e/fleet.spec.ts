@@ -31,6 +31,24 @@ test.describe("fleet page", () => {
     await expect(page.getByTestId("time-zone")).toContainText("Europe/Berlin");
   });
 
+  test("the fleet API comes gzipped to a client that takes gzip, plain to one that does not", async ({
+    request,
+  }) => {
+    // the gzip is made once per snapshot by the route; scripts/serve.ts sets its Content-Encoding
+    const gz = await request.get("/api/fleet", { headers: { "accept-encoding": "gzip" } });
+    expect(gz.ok()).toBe(true);
+    expect(gz.headers()["content-encoding"]).toBe("gzip");
+    expect(gz.headers()["cache-control"]).toBe("no-store, no-transform");
+    expect(gz.headers()["x-gpufleet-content-encoding"]).toBeUndefined();
+    const zipped = (await gz.json()) as { gpus: { known: number }; grid: unknown[] };
+
+    const plain = await request.get("/api/fleet", { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers()["content-encoding"]).toBeUndefined();
+    const text = (await plain.json()) as { gpus: { known: number }; grid: unknown[] };
+    expect(text.gpus.known).toBe(zipped.gpus.known);
+    expect(zipped.grid).toHaveLength(zipped.gpus.known);
+  });
+
   test("switching the range keeps the chart and writes the range into the URL", async ({
     page,
   }) => {

@@ -2,7 +2,7 @@
 // fleet (unless GPUFLEET_DEMO=0), seed it on first run, and serve Next on 127.0.0.1. Ctrl-C stops
 // every process this started (each runs in its own process group).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { needsBuild } from "./lib/build-check.ts";
@@ -88,6 +88,18 @@ process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
 mkdirSync("data", { recursive: true });
+// GPUFLEET_FRESH_STORE=1 (the end-to-end tests) starts from an empty SQLite store, so the demo is
+// seeded now; a store left from an earlier run holds a demo history that ended hours ago
+if (process.env.GPUFLEET_FRESH_STORE === "1") {
+  const url = env.DATABASE_URL ?? "";
+  if (!url.startsWith("file:")) {
+    console.error("gpufleet: GPUFLEET_FRESH_STORE=1 only empties a SQLite store (file:…).");
+    process.exit(1);
+  }
+  const file = url.slice("file:".length);
+  console.log(`gpufleet: starting from an empty store (${file})`);
+  for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+}
 if (!existsSync("lib/generated/prisma/client.ts"))
   step("generating the Prisma client", "npx", ["prisma", "generate"]);
 step("applying database migrations", process.execPath, ["--import", "tsx", "scripts/migrate.ts"]);
