@@ -3,7 +3,7 @@ import type { Db } from "../db.ts";
 import type { PromClient } from "../metrics/prom-api.ts";
 import { promNumber } from "../metrics/prom-api.ts";
 import { chunked, IN_CHUNK } from "./record-hosts.ts";
-import { yieldToLoop } from "./yield.ts";
+import { yieldToLoop } from "../yield-to-loop.ts";
 
 // In prometheus mode the app scrapes nothing: hosts and GPUs are learnt from gpu_host_info and
 // gpu_info, and a host is up when Prometheus's own `up` for its instance is 1.

@@ -2,6 +2,7 @@ import "server-only";
 import { runAlertJob } from "../alerts/job.ts";
 import { runDeliveryJob } from "../notify/job.ts";
 import { refreshFleetCacheIfWatched } from "../fleet/fleet-cache.ts";
+import { warmFleetBodies } from "../fleet/fleet-json.ts";
 import { runRecommendationJob } from "../recommendations/job.ts";
 import { runLedgerJob } from "./ledger-job.ts";
 import { dutyCycled } from "./duty-cycle.ts";
@@ -15,8 +16,16 @@ const ALERT_MAX_SHARE = 0.25;
 export function serverJobs(): NonNullable<CollectorConfig["jobs"]> {
   const alerts = dutyCycled(runAlertJob, { maxShare: ALERT_MAX_SHARE });
   return [
-    // the fleet API's cached snapshot: rebuilt in the background from what this tick stored
-    { name: "fleet snapshot", run: async () => refreshFleetCacheIfWatched() },
+    // the fleet API's cached snapshot: rebuilt in the background from what this tick stored,
+    // then its JSON and gzip made before the first request asks
+    {
+      name: "fleet snapshot",
+      run: async () => {
+        void refreshFleetCacheIfWatched()
+          ?.then(warmFleetBodies)
+          .catch((e: unknown) => console.error("[collector] warming the fleet API failed", e));
+      },
+    },
     { name: "ledger", run: (ctx) => runLedgerJob(ctx) },
     // alert rules (idle, budget, health), queueing notifications: every tick while cheap
     { name: "alerts", run: (ctx) => alerts(ctx) },

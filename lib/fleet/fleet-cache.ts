@@ -2,6 +2,7 @@ import "server-only";
 import { scopeKey, type TeamScope } from "@/lib/auth/scope.ts";
 import { getMonthSpend, type MonthSpend } from "@/lib/costs/get-month-spend.ts";
 import { env } from "@/lib/env.ts";
+import { yieldToLoop } from "@/lib/yield-to-loop.ts";
 import type { SourceHealthDto } from "@/lib/zod/schemas/common.ts";
 import type { FleetSummary } from "@/lib/zod/schemas/fleet.ts";
 import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";
@@ -67,13 +68,17 @@ function fleetCache(): SnapshotCache<FleetView> {
   g.gpufleetFleetCache ??= createSnapshotCache<FleetView>({
     refreshAfterMs: env.GPUFLEET_COLLECT_INTERVAL_S * 1000,
     maxStaleMs: 2 * env.GPUFLEET_COLLECT_INTERVAL_S * 1000,
+    // yields between the steps: at 10,000 GPUs each is tens of ms of synchronous work, and
+    // requests served from the previous snapshot should not wait for all of them
     load: async () => {
       const snapshot = await loadFleetSnapshot();
       const prev = g.gpufleetFleetCache?.peek() ?? null;
       if (!replacesPrevious(snapshot, prev, Date.now())) {
         throw new Error(snapshot.sourceError ?? "metrics source failed");
       }
+      await yieldToLoop();
       const month = await getMonthSpend({ now: snapshot.now });
+      await yieldToLoop();
       return shapeFleetView(snapshot, month);
     },
   });
@@ -138,7 +143,11 @@ export async function cachedFleetFor(scope: TeamScope = null): Promise<ServedFle
  * Called by the collector after each tick: rebuilds at once so new samples show without waiting
  * for the next read, but only while someone is looking (read in the last two minutes).
  */
-export function refreshFleetCacheIfWatched(now = Date.now()): void {
+export function refreshFleetCacheIfWatched(now = Date.now()): Promise<void> | null {
   const cache = g.gpufleetFleetCache;
-  if (cache && now - cache.lastReadAt() < 120_000) cache.refresh().catch(() => undefined);
+  if (!cache || now - cache.lastReadAt() >= 120_000) return null;
+  return cache.refresh().then(
+    () => undefined,
+    () => undefined,
+  );
 }

@@ -36,3 +36,14 @@ export async function fleetSummaryJson(scope: TeamScope, withBudget: boolean): P
   }
   return body;
 }
+
+/**
+ * Makes the unlimited callers' bodies of the current snapshot, and their gzip, ahead of the
+ * first request for them (the collector calls it after each rebuild).
+ */
+export async function warmFleetBodies(): Promise<void> {
+  for (const withBudget of [true, false]) {
+    const body = await fleetSummaryJson(null, withBudget);
+    await body.gzipped();
+  }
+}
