@@ -207,7 +207,7 @@ function report(rows: Row[], opts: FleetOptions, builtS: number, modes: Mode[]):
         ]),
       ),
       "",
-      "Page ready: navigation start until the GPU grid shows every GPU, in a fresh browser context " +
+      "Page ready: navigation start until the GPU grid shows a cell for every GPU its headline counts, in a fresh browser context " +
         "(empty cache), Debian's Chromium headless. Setup: starting Prometheus/the app and waiting " +
         `for every GPU to report.${builtS > 0 ? ` The app was built first (${f0(builtS)} s).` : ""}` +
         (modes.includes("prometheus") ? "" : " Prometheus was not found: embedded mode only."),
