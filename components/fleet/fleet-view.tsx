@@ -60,7 +60,9 @@ export function FleetView() {
   }
 
   const s = summary.data;
-  if (s.hosts.total === 0) {
+  // GPUs before their hosts: Prometheus can report a new fleet a moment before discovery has
+  // stored its hosts, and that is not an empty fleet
+  if (s.hosts.total === 0 && s.grid.length === 0) {
     return (
       <>
         <SourceBanner banner={banner} />
