@@ -7,7 +7,12 @@ import { cachedFleetFor } from "./fleet-cache.ts";
 // ~2.6 MB of JSON, and stringifying (then gzipping) it for every request was most of a request's
 // time.
 
-const bodies = new WeakMap<object, Map<string, SharedBody>>();
+// on globalThis: Next evaluates this module once per bundle (the route, and the collector's
+// instrumentation that warms the bodies), and they must share one map, as they share the cache
+const g = globalThis as unknown as {
+  gpufleetFleetBodies?: WeakMap<object, Map<string, SharedBody>>;
+};
+const bodies = (g.gpufleetFleetBodies ??= new WeakMap());
 
 /**
  * The /api/fleet JSON for `scope`; `withBudget` false drops the budget (roles without the costs
