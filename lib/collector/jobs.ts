@@ -2,7 +2,6 @@ import "server-only";
 import { runAlertJob } from "../alerts/job.ts";
 import { runDeliveryJob } from "../notify/job.ts";
 import { refreshFleetCacheIfWatched } from "../fleet/fleet-cache.ts";
-import { warmFleetBodies } from "../fleet/fleet-json.ts";
 import { runRecommendationJob } from "../recommendations/job.ts";
 import { runLedgerJob } from "./ledger-job.ts";
 import { dutyCycled } from "./duty-cycle.ts";
@@ -16,14 +15,11 @@ const ALERT_MAX_SHARE = 0.25;
 export function serverJobs(): NonNullable<CollectorConfig["jobs"]> {
   const alerts = dutyCycled(runAlertJob, { maxShare: ALERT_MAX_SHARE });
   return [
-    // the fleet API's cached snapshot: rebuilt in the background from what this tick stored,
-    // then its JSON and gzip made before the first request asks
+    // the fleet API's cached snapshot: rebuilt in the background from what this tick stored
     {
       name: "fleet snapshot",
       run: async () => {
-        void refreshFleetCacheIfWatched()
-          ?.then(warmFleetBodies)
-          .catch((e: unknown) => console.error("[collector] warming the fleet API failed", e));
+        void refreshFleetCacheIfWatched();
       },
     },
     { name: "ledger", run: (ctx) => runLedgerJob(ctx) },

@@ -146,7 +146,7 @@ export async function cachedFleetFor(scope: TeamScope = null): Promise<ServedFle
 export function refreshFleetCacheIfWatched(now = Date.now()): Promise<void> | null {
   const cache = g.gpufleetFleetCache;
   if (!cache || now - cache.lastReadAt() >= 120_000) return null;
-  return cache.rebuildAfterChange().then(
+  return cache.refresh().then(
     () => undefined,
     () => undefined,
   );

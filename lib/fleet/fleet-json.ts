@@ -7,12 +7,7 @@ import { cachedFleetFor } from "./fleet-cache.ts";
 // ~2.6 MB of JSON, and stringifying (then gzipping) it for every request was most of a request's
 // time.
 
-// on globalThis: Next evaluates this module once per bundle (the route, and the collector's
-// instrumentation that warms the bodies), and they must share one map, as they share the cache
-const g = globalThis as unknown as {
-  gpufleetFleetBodies?: WeakMap<object, Map<string, SharedBody>>;
-};
-const bodies = (g.gpufleetFleetBodies ??= new WeakMap());
+const bodies = new WeakMap<object, Map<string, SharedBody>>();
 
 /**
  * The /api/fleet JSON for `scope`; `withBudget` false drops the budget (roles without the costs
@@ -40,15 +35,4 @@ export async function fleetSummaryJson(scope: TeamScope, withBudget: boolean): P
     byVariant.set(key, body);
   }
   return body;
-}
-
-/**
- * Makes the unlimited callers' bodies of the current snapshot, and their gzip, ahead of the
- * first request for them (the collector calls it after each rebuild).
- */
-export async function warmFleetBodies(): Promise<void> {
-  for (const withBudget of [true, false]) {
-    const body = await fleetSummaryJson(null, withBudget);
-    await body.gzipped();
-  }
 }

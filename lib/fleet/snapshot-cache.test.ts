@@ -168,36 +168,4 @@ describe("snapshot cache", () => {
     await cache.get();
     expect(cache.lastReadAt()).toBe(1_000_000);
   });
-
-  it("rebuildAfterChange() builds again after a running build that may predate the change", async () => {
-    const { cache, loads, settle } = setup();
-    const first = cache.refresh(); // started before the change (say, before discovery stored hosts)
-    const a = cache.rebuildAfterChange();
-    const b = cache.rebuildAfterChange(); // shares the follow-up
-    expect(loads).toHaveLength(1);
-    loads[0]?.resolve("before");
-    expect((await first).value).toBe("before");
-    await settle();
-    expect(loads).toHaveLength(2);
-    loads[1]?.resolve("after");
-    expect((await a).value).toBe("after");
-    expect((await b).value).toBe("after");
-    expect(cache.peek()?.value).toBe("after");
-    // nothing running: it is a plain rebuild
-    const c = cache.rebuildAfterChange();
-    expect(loads).toHaveLength(3);
-    loads[2]?.resolve("later");
-    expect((await c).value).toBe("later");
-  });
-
-  it("rebuildAfterChange() still builds again when the running build fails", async () => {
-    const { cache, loads, settle } = setup();
-    const first = cache.refresh();
-    const after = cache.rebuildAfterChange();
-    loads[0]?.reject(new Error("source down"));
-    await expect(first).rejects.toThrow("source down");
-    await settle();
-    loads[1]?.resolve("recovered");
-    expect((await after).value).toBe("recovered");
-  });
 });

@@ -28,11 +28,6 @@ export interface SnapshotCache<T> {
   get(): Promise<CacheEntry<T>>;
   /** Starts a rebuild unless one is running; resolves with the entry it leaves. */
   refresh(): Promise<CacheEntry<T>>;
-  /**
-   * The source changed: a build that starts after this call. A running build may have read
-   * before the change, so one more follows it (several calls meanwhile share that one).
-   */
-  rebuildAfterChange(): Promise<CacheEntry<T>>;
   /** The current entry without reading it (no refresh, not counted as a read). */
   peek(): CacheEntry<T> | null;
   /** epoch ms of the last get(), 0 if never read */
@@ -49,7 +44,6 @@ export function createSnapshotCache<T>(opts: SnapshotCacheOptions<T>): SnapshotC
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
   let entry: CacheEntry<T> | null = null;
   let inflight: Promise<CacheEntry<T>> | null = null;
-  let followUp: Promise<CacheEntry<T>> | null = null;
   let lastAttemptAt = Number.NEGATIVE_INFINITY;
   let lastRead = 0;
 
@@ -91,17 +85,5 @@ export function createSnapshotCache<T>(opts: SnapshotCacheOptions<T>): SnapshotC
     return Promise.race([rebuilt, sleep(maxWaitMs).then(() => entry ?? old)]);
   }
 
-  function rebuildAfterChange(): Promise<CacheEntry<T>> {
-    const running = inflight;
-    if (!running) return refresh();
-    followUp ??= running
-      .catch(() => undefined)
-      .then(() => {
-        followUp = null;
-        return refresh();
-      });
-    return followUp;
-  }
-
-  return { get, refresh, rebuildAfterChange, peek: () => entry, lastReadAt: () => lastRead };
+  return { get, refresh, peek: () => entry, lastReadAt: () => lastRead };
 }
