@@ -16,12 +16,7 @@ export function serverJobs(): NonNullable<CollectorConfig["jobs"]> {
   const alerts = dutyCycled(runAlertJob, { maxShare: ALERT_MAX_SHARE });
   return [
     // the fleet API's cached snapshot: rebuilt in the background from what this tick stored
-    {
-      name: "fleet snapshot",
-      run: async () => {
-        void refreshFleetCacheIfWatched();
-      },
-    },
+    { name: "fleet snapshot", run: async () => refreshFleetCacheIfWatched() },
     { name: "ledger", run: (ctx) => runLedgerJob(ctx) },
     // alert rules (idle, budget, health), queueing notifications: every tick while cheap
     { name: "alerts", run: (ctx) => alerts(ctx) },

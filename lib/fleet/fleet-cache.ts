@@ -143,11 +143,7 @@ export async function cachedFleetFor(scope: TeamScope = null): Promise<ServedFle
  * Called by the collector after each tick: rebuilds at once so new samples show without waiting
  * for the next read, but only while someone is looking (read in the last two minutes).
  */
-export function refreshFleetCacheIfWatched(now = Date.now()): Promise<void> | null {
+export function refreshFleetCacheIfWatched(now = Date.now()): void {
   const cache = g.gpufleetFleetCache;
-  if (!cache || now - cache.lastReadAt() >= 120_000) return null;
-  return cache.refresh().then(
-    () => undefined,
-    () => undefined,
-  );
+  if (cache && now - cache.lastReadAt() < 120_000) cache.refresh().catch(() => undefined);
 }

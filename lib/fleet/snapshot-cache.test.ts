@@ -100,29 +100,30 @@ describe("snapshot cache", () => {
     expect(await cache.get()).toMatchObject({ value: "v3", error: null });
   });
 
-  it("waits for the rebuild when the value is older than maxStale", async () => {
-    const { cache, loads, advance } = setup();
-    const first = cache.get();
-    loads[0]?.resolve("v1");
+  /** A cache holding "v1", read once it is older than maxStale: the read starts a rebuild. */
+  async function staleRead(t: ReturnType<typeof setup>) {
+    const first = t.cache.get();
+    t.loads[0]?.resolve("v1");
     await first;
-    advance(45_000);
-    const read = cache.get();
-    expect(loads).toHaveLength(2);
+    t.advance(45_000);
+    const read = t.cache.get();
+    expect(t.loads).toHaveLength(2);
+    return { read }; // wrapped: awaiting this helper must not await the read
+  }
+
+  it("waits for the rebuild when the value is older than maxStale", async () => {
+    const t = setup();
+    const { loads } = t;
+    const { read } = await staleRead(t);
     loads[1]?.resolve("v2");
     expect((await read).value).toBe("v2");
   });
 
   it("serves the too-old value when the rebuild takes longer than maxWait", async () => {
     let wake: () => void = () => {};
-    const { cache, loads, advance, settle } = setup({
-      sleep: () => new Promise<void>((r) => (wake = r)),
-    });
-    const first = cache.get();
-    loads[0]?.resolve("v1");
-    await first;
-    advance(45_000);
-    const read = cache.get();
-    expect(loads).toHaveLength(2);
+    const t = setup({ sleep: () => new Promise<void>((r) => (wake = r)) });
+    const { cache, loads, settle } = t;
+    const { read } = await staleRead(t);
     wake(); // the rebuild is still running when the wait is over
     expect((await read).value).toBe("v1");
     loads[1]?.resolve("v2");
