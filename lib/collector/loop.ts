@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db.ts";
-import { createPromClient, type PromClient } from "../metrics/prom-api.ts";
+import type { PromClient } from "../metrics/prom-api.ts";
 import { scrapeAll } from "../metrics/scrape.ts";
 import { readTargetsFile } from "../metrics/targets.ts";
 import { discoverFromPrometheus } from "./discover-prometheus.ts";
@@ -17,7 +17,8 @@ export interface CollectorConfig {
   scrapeTimeoutMs: number;
   scrapeConcurrency: number;
   retentionDays: number;
-  prometheusUrl?: string;
+  /** Prometheus mode: hosts are discovered from it, and the jobs read it (see promClientFromEnv) */
+  prom?: PromClient;
   targetsFile?: string;
   /** extra jobs run after each tick by the leader (ledger, alerts, recommendations) */
   jobs?: Array<{ name: string; run: (ctx: TickContext) => Promise<void> }>;
@@ -41,7 +42,7 @@ export interface Collector {
 export function createCollector(db: Db, cfg: CollectorConfig): Collector {
   const holder = randomUUID();
   const state = newRecorderState();
-  const prom = cfg.prometheusUrl ? createPromClient(cfg.prometheusUrl) : null;
+  const prom = cfg.prom ?? null;
   const log = cfg.log ?? ((m: string) => console.error(`[collector] ${m}`));
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;

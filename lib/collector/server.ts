@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "../db.ts";
 import { env } from "../env.ts";
+import { promClientFromEnv } from "../metrics/prom-connection.ts";
 import { createCollector, type Collector } from "./loop.ts";
 import { serverJobs } from "./jobs.ts";
 
@@ -10,12 +11,14 @@ const g = globalThis as unknown as { gpufleetCollector?: Collector };
 
 export function startServerCollector(): void {
   if (env.GPUFLEET_COLLECTOR === "0" || g.gpufleetCollector) return;
+  // throws here, at start, when a password, token or CA file cannot be read
+  const prom = promClientFromEnv();
   g.gpufleetCollector = createCollector(db, {
     intervalS: env.GPUFLEET_COLLECT_INTERVAL_S,
     scrapeTimeoutMs: env.GPUFLEET_SCRAPE_TIMEOUT_MS,
     scrapeConcurrency: env.GPUFLEET_SCRAPE_CONCURRENCY,
     retentionDays: env.GPUFLEET_RETENTION_DAYS,
-    ...(env.PROMETHEUS_URL ? { prometheusUrl: env.PROMETHEUS_URL } : {}),
+    ...(prom ? { prom } : {}),
     ...(env.GPUFLEET_TARGETS_FILE ? { targetsFile: env.GPUFLEET_TARGETS_FILE } : {}),
     jobs: serverJobs(),
   });

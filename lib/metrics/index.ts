@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "../db.ts";
 import { env } from "../env.ts";
 import { createEmbeddedSource } from "./embedded.ts";
+import { promFromEnv } from "./prom-connection.ts";
 import { createPrometheusSource } from "./prometheus.ts";
 import type { MetricsSource } from "./source.ts";
 
@@ -9,9 +10,12 @@ const globalForSource = globalThis as unknown as { gpufleetSource?: MetricsSourc
 
 /** The configured source: Prometheus when PROMETHEUS_URL is set, else the embedded store. */
 export function getMetricsSource(): MetricsSource {
-  globalForSource.gpufleetSource ??= env.PROMETHEUS_URL
-    ? createPrometheusSource(db, env.PROMETHEUS_URL)
-    : createEmbeddedSource(db, env.GPUFLEET_COLLECT_INTERVAL_S);
+  if (!globalForSource.gpufleetSource) {
+    const prom = promFromEnv();
+    globalForSource.gpufleetSource = prom
+      ? createPrometheusSource(db, prom.connection.url, prom.client)
+      : createEmbeddedSource(db, env.GPUFLEET_COLLECT_INTERVAL_S);
+  }
   return globalForSource.gpufleetSource;
 }
 
