@@ -2,11 +2,12 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { FleetView } from "@/components/fleet/fleet-view.tsx";
 import { requirePage } from "@/lib/auth/page.ts";
+import { roleAllows } from "@/lib/auth/roles.ts";
 
 export const metadata: Metadata = { title: { absolute: "Fleet · gpufleet" } };
 
 export default async function FleetPage() {
-  await requirePage("/");
+  const user = await requirePage("/");
   return (
     <>
       <div className="page-title">
@@ -20,7 +21,7 @@ export default async function FleetPage() {
           </p>
         }
       >
-        <FleetView />
+        <FleetView canPrice={roleAllows(user.role, "pricing:write")} />
       </Suspense>
     </>
   );

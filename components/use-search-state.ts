@@ -18,5 +18,6 @@ export function useSearchState(): [
     if (mode === "push") window.history.pushState(null, "", url);
     else window.history.replaceState(null, "", url);
   }, []);
-  return [new URLSearchParams(params.toString()), update];
+  // null outside the App Router (a component rendered on its own, as in tests)
+  return [new URLSearchParams(params?.toString() ?? ""), update];
 }

@@ -1,11 +1,12 @@
-// `npm start` runs this after migrating (and seeding the demo): it makes sure somebody can sign
-// in. With no user in the store it creates the admin from GPUFLEET_ADMIN_EMAIL and
+// `npm start` runs this after migrating (and seeding the demo): it installs what every store
+// starts with (the shipped prices, the default alert rules) and makes sure somebody can sign in. With no user in the store it creates the admin from GPUFLEET_ADMIN_EMAIL and
 // GPUFLEET_ADMIN_PASSWORD, or the demo's users (GPUFLEET_DEMO=1), or else prints a one-time
 // link to create the first admin. The demo's logins are printed every time.
 import { parseArgs } from "node:util";
 import { createSetupToken } from "../lib/auth/setup.ts";
 import { countUsers, createUser } from "../lib/auth/users.ts";
 import { db } from "../lib/db.ts";
+import { describeDefaults, installDefaults } from "../lib/install/defaults.ts";
 import { presentDemoUsers, seedDemoUsers } from "../lib/demo/users.ts";
 
 const { values } = parseArgs({
@@ -13,7 +14,7 @@ const { values } = parseArgs({
 });
 const email = process.env.GPUFLEET_ADMIN_EMAIL;
 const password = process.env.GPUFLEET_ADMIN_PASSWORD;
-const lines: string[] = [];
+const lines: string[] = [describeDefaults(await installDefaults(db))];
 
 if ((await countUsers()) === 0 && email && password) {
   if (password.length < 12) {

@@ -12,6 +12,7 @@ export default async function SettingsPage() {
     <SettingsView
       rules={roleAllows(user.role, "rules:write")}
       channels={roleAllows(user.role, "channels:write")}
+      pricing={roleAllows(user.role, "pricing:write")}
     />
   );
 }

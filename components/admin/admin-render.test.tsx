@@ -63,6 +63,7 @@ it("renders every admin section and the pricing catalogue", () => {
   c.setQueryData(pricingQueries.catalogue().queryKey, {
     rows: [
       {
+        id: "p1",
         provider: "aws",
         instanceType: "p5",
         region: "*",
@@ -76,13 +77,19 @@ it("renders every admin section and the pricing catalogue", () => {
         source: "list",
         sourceDate: "2025-01",
         note: "approx",
+        gpuMemoryGiB: 80,
+        origin: "user",
+        updatedBy: "fin@x.io",
+        updatedAt: at,
+        retiredAt: null,
+        retiredBy: null,
       },
     ],
   });
   const html = renderToString(
     <QueryClientProvider client={c}>
       <AdminView currentUserId="u1" />
-      <PricingPanel />
+      <PricingPanel canWrite />
       <TokenSecret
         created={{
           id: "t3",
@@ -109,6 +116,8 @@ it("renders every admin section and the pricing catalogue", () => {
     "{&quot;role&quot;:&quot;viewer&quot;}",
     "$98.3200/h",
     "approx",
+    "added or changed by fin@x.io",
+    "Retire",
     "gft_SECRET",
     "checked",
     "any region",

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { monthLabel } from "@/lib/costs/month.ts";
+import { addPriceHref } from "@/lib/pricing/prefill.ts";
 import { bannerFor } from "@/lib/fleet/health.ts";
 import { formatMoney } from "@/lib/format/money.ts";
 import { formatHours } from "@/lib/format/number.ts";
@@ -121,18 +122,20 @@ function CostsBody({ m }: { m: CostMonth }) {
         <Stat
           testId="cost-unpriced"
           label="Unpriced"
-          value={
-            m.unpriced.hosts === 0
-              ? "none"
-              : `${m.unpriced.hosts} host${m.unpriced.hosts === 1 ? "" : "s"}`
-          }
+          value={unpricedValue(m)}
           sub={
-            m.unpriced.hosts === 0
-              ? "every hour had a catalogue price"
-              : `${formatHours(m.unpriced.upSeconds)} with no price, not in any total`
+            m.unpriced.hosts > 0 ? (
+              `${formatHours(m.unpriced.upSeconds)} with no price, not in any total`
+            ) : unpricedNowHosts(m) > 0 ? (
+              <a href="#unpriced-now">no price for them yet: add one</a>
+            ) : (
+              "every hour had a catalogue price"
+            )
           }
         />
       </section>
+
+      {m.unpricedNow.length > 0 ? <UnpricedNow rows={m.unpricedNow} /> : null}
 
       {empty ? (
         <section className="panel empty">
@@ -178,5 +181,72 @@ function CostsBody({ m }: { m: CostMonth }) {
         <CostInstanceTable rows={m.instances} currency={c} totalMicros={m.totalMicros} />
       </section>
     </>
+  );
+}
+
+function unpricedNowHosts(m: CostMonth): number {
+  return m.unpricedNow.reduce((n, r) => n + r.hosts, 0);
+}
+
+/** Hosts without a price in this month's ledger, or, before their first hour, without one now. */
+function unpricedValue(m: CostMonth): string {
+  const hosts = (n: number) => `${n} host${n === 1 ? "" : "s"}`;
+  if (m.unpriced.hosts > 0) return hosts(m.unpriced.hosts);
+  const now = unpricedNowHosts(m);
+  return now > 0 ? `${hosts(now)} now` : "none";
+}
+
+/** What to price so these hosts' hours count: one prefilled form link per instance type. */
+function UnpricedNow({ rows }: { rows: CostMonth["unpricedNow"] }) {
+  return (
+    <section
+      className="panel"
+      id="unpriced-now"
+      aria-labelledby="unpriced-now-title"
+      data-testid="unpriced-now"
+    >
+      <div className="panel-head">
+        <h2 id="unpriced-now-title">Hosts with no price</h2>
+        <span className="muted small">
+          their hours are left out of every total (never counted as free) until the catalogue has a
+          price; add one, then re-price the month on the settings page for the hours already closed
+        </span>
+      </div>
+      <div className="table-wrap">
+        <table className="data">
+          <thead>
+            <tr>
+              <th>Provider</th>
+              <th>Instance type</th>
+              <th>Region</th>
+              <th>Pricing</th>
+              <th className="num">Hosts</th>
+              <th>Why</th>
+              <th aria-label="Action" />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr
+                key={`${r.provider}|${r.instanceType}|${r.region}|${r.pricingModel}`}
+                data-testid="unpriced-now-row"
+              >
+                <td>{r.provider}</td>
+                <td className="mono">{r.instanceType}</td>
+                <td>{r.region}</td>
+                <td>{r.pricingModel.replace(/_/g, "-")}</td>
+                <td className="num">{r.hosts}</td>
+                <td className="wrap small">{r.reason}</td>
+                <td>
+                  <a href={addPriceHref(r)} data-testid="add-price-link">
+                    Add a price
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }

@@ -21,7 +21,8 @@ function errorText(e: Error | null): string | null {
   return e ? e.message : null;
 }
 
-export function FleetView() {
+/** `canPrice`: the signed-in role may add catalogue prices (unpriced marks link to the form). */
+export function FleetView({ canPrice = false }: { canPrice?: boolean }) {
   const [params, setParams] = useSearchState();
   const rangeParam = params.get("range");
   const range: Range = isRange(rangeParam) ? rangeParam : "1h";
@@ -109,7 +110,12 @@ export function FleetView() {
           Instances
         </h2>
         {instances.data ? (
-          <InstanceTable rows={instances.data.rows} query={query} onChange={setQuery} />
+          <InstanceTable
+            rows={instances.data.rows}
+            query={query}
+            onChange={setQuery}
+            canPrice={canPrice}
+          />
         ) : instances.isError ? (
           <p>Could not load instances: {instances.error.message}</p>
         ) : (

@@ -5,6 +5,7 @@ import { useMemo } from "react";
 import { applyTableQuery, tableFacets, toggleSort } from "@/lib/fleet/table-state.ts";
 import { formatRate } from "@/lib/format/money.ts";
 import { formatBytesOf, formatRatio } from "@/lib/format/number.ts";
+import { addPriceHref } from "@/lib/pricing/prefill.ts";
 import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";
 import type { SortKey, TableQuery } from "@/lib/zod/schemas/instance-query.ts";
 import { HOST_STATES } from "@/lib/zod/schemas/instance.ts";
@@ -118,7 +119,7 @@ function Filters({
   );
 }
 
-function Row({ r }: { r: InstanceRow }) {
+function Row({ r, canPrice }: { r: InstanceRow; canPrice: boolean }) {
   const mem = r.memUsedBytes !== null && r.memTotalBytes ? r.memUsedBytes / r.memTotalBytes : null;
   return (
     <tr data-testid="instance-row" data-host={r.hostname} data-team={r.team}>
@@ -138,7 +139,20 @@ function Row({ r }: { r: InstanceRow }) {
       </td>
       <td className="num">
         {r.pricePerHourMicros === null ? (
-          <span className="unpriced">unpriced</span>
+          canPrice ? (
+            <a
+              className="unpriced"
+              href={addPriceHref({ ...r, gpuCount: r.gpus })}
+              title="No catalogue price matches: add one"
+              data-testid="unpriced-link"
+            >
+              unpriced
+            </a>
+          ) : (
+            <span className="unpriced" title="No catalogue price matches: finance can add one">
+              unpriced
+            </span>
+          )
         ) : (
           formatRate(r.pricePerHourMicros, r.currency)
         )}
@@ -154,8 +168,11 @@ export function InstanceTable({
   rows,
   query,
   onChange,
+  canPrice = false,
 }: {
   rows: readonly InstanceRow[];
+  /** link "unpriced" to a price form prefilled for the row's instance type */
+  canPrice?: boolean;
   query: TableQuery;
   onChange: (q: TableQuery) => void;
 }) {
@@ -203,7 +220,7 @@ export function InstanceTable({
           </thead>
           <tbody>
             {visible.map((r) => (
-              <Row key={r.id} r={r} />
+              <Row key={r.id} r={r} canPrice={canPrice} />
             ))}
           </tbody>
         </table>

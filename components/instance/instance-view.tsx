@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { bannerFor } from "@/lib/fleet/health.ts";
 import { formatMoney, formatRate } from "@/lib/format/money.ts";
+import { addPriceHref } from "@/lib/pricing/prefill.ts";
 import { instanceQueries } from "@/lib/queries/instances.ts";
 import { HttpError } from "@/lib/queries/fetch-json.ts";
 import { isRange, type Range } from "@/lib/zod/schemas/range.ts";
@@ -22,8 +23,17 @@ const PRICING: Record<string, string> = {
   reserved: "reserved",
 };
 
-/** `related`: the signed-in role may open the alerts and recommendations pages (operator+). */
-export function InstanceView({ id, related }: { id: string; related: boolean }) {
+/** `related`: the signed-in role may open the alerts and recommendations pages (operator+);
+ * `canPrice`: it may add catalogue prices (the unpriced mark links to a prefilled form). */
+export function InstanceView({
+  id,
+  related,
+  canPrice = false,
+}: {
+  id: string;
+  related: boolean;
+  canPrice?: boolean;
+}) {
   const [params, setParams] = useSearchState();
   const rangeParam = params.get("range");
   const range: Range = isRange(rangeParam) ? rangeParam : "1h";
@@ -111,9 +121,24 @@ export function InstanceView({ id, related }: { id: string; related: boolean }) 
             )
           }
           sub={
-            cost.pricePerHourMicros === null
-              ? "no catalogue price matches this instance"
-              : "catalogue price"
+            cost.pricePerHourMicros === null ? (
+              canPrice ? (
+                <a
+                  href={addPriceHref({
+                    ...host,
+                    gpuModel: gpus[0]?.name ?? null,
+                    gpuCount: gpus.length || null,
+                  })}
+                  data-testid="unpriced-link"
+                >
+                  no catalogue price matches: add one
+                </a>
+              ) : (
+                "no catalogue price matches this instance: finance can add one"
+              )
+            ) : (
+              "catalogue price"
+            )
           }
         />
         <Stat

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { PricingRowDto } from "@/lib/queries/admin.ts";
+import type { PricingRowDto } from "@/lib/zod/schemas/pricing.ts";
 import { hourlyPriceText, orderPricingRows, pricingModelText } from "./pricing-panel.tsx";
 
 function row(p: Partial<PricingRowDto>): PricingRowDto {
   return {
+    id: "p1",
     provider: "aws",
     instanceType: "p5.48xlarge",
     region: "*",
@@ -17,6 +18,12 @@ function row(p: Partial<PricingRowDto>): PricingRowDto {
     source: "list price",
     sourceDate: "2025-01",
     note: null,
+    gpuMemoryGiB: 80,
+    origin: "shipped",
+    updatedBy: null,
+    updatedAt: "2025-01-01T00:00:00.000Z",
+    retiredAt: null,
+    retiredBy: null,
     ...p,
   };
 }

@@ -1,9 +1,17 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { formatMoney } from "@/lib/format/money.ts";
-import { pricingQueries, type PricingRowDto } from "@/lib/queries/admin.ts";
+import { readPricePrefill, type PricePrefill } from "@/lib/pricing/prefill.ts";
+import { pricingQueries } from "@/lib/queries/admin.ts";
+import { fleetQueries } from "@/lib/queries/fleet.ts";
+import { sendJson } from "@/lib/queries/settings-send.ts";
+import { pricingRowSchema, type PricingRowDto } from "@/lib/zod/schemas/pricing.ts";
 import { LocalTime } from "../time-zone.tsx";
+import { useSearchState } from "../use-search-state.ts";
+import { ConfirmButton } from "./form-bits.tsx";
+import { PriceForm } from "./price-form.tsx";
 
 const MODEL_ORDER = ["on_demand", "spot", "reserved"];
 
@@ -39,21 +47,98 @@ export function pricingModelText(model: string): string {
   return model.replace(/_/g, "-");
 }
 
-/** The price list the cost ledger uses; read-only here, for finance to check. */
-export function PricingPanel() {
-  const q = useQuery(pricingQueries.catalogue());
+/** "shipped" or who made it theirs, for the Origin column. */
+export function originText(r: Pick<PricingRowDto, "origin" | "updatedBy">): string {
+  if (r.origin === "shipped") return "shipped";
+  return r.updatedBy ? `added or changed by ${r.updatedBy}` : "added or changed by a person";
+}
+
+type Editing = { kind: "new"; prefill: PricePrefill | null } | { kind: "edit"; row: PricingRowDto };
+
+/** The price list the cost ledger uses: finance adds, changes and retires rows here. */
+export function PricingPanel({ canWrite }: { canWrite: boolean }) {
+  const [params] = useSearchState();
+  const [showRetired, setShowRetired] = useState(false);
+  const q = useQuery(pricingQueries.catalogue(showRetired ? "include" : "exclude"));
   const rows = q.data ? orderPricingRows(q.data.rows) : [];
+  const prefill = canWrite ? readPricePrefill(params) : null;
+  const [editing, setEditing] = useState<Editing | null>(() =>
+    prefill ? { kind: "new", prefill } : null,
+  );
+  const [saved, setSaved] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const client = useQueryClient();
+  const retire = useMutation({
+    mutationFn: (id: string) =>
+      sendJson("POST", `/api/pricing/${encodeURIComponent(id)}/retire`, {}, pricingRowSchema),
+    onSuccess: (row) => {
+      setConfirming(null);
+      setSaved(row ? `Retired the ${describe(row)} price.` : null);
+      void client.invalidateQueries({ queryKey: pricingQueries.all() });
+      void client.invalidateQueries({ queryKey: fleetQueries.all() });
+    },
+  });
   return (
-    <section className="panel" aria-labelledby="pricing-title" data-testid="pricing-panel">
+    <section
+      className="panel"
+      id="pricing"
+      aria-labelledby="pricing-title"
+      data-testid="pricing-panel"
+    >
       <div className="panel-head">
         <h2 id="pricing-title">Pricing catalogue</h2>
         <span className="muted small">
-          hourly list prices the cost ledger uses; check the source and note of approximate rows
+          hourly prices the cost ledger uses; a change applies to hours from now on, and to past
+          hours of the open month only when you re-price it
         </span>
+        <span className="spacer" />
+        <label className="small">
+          <input
+            type="checkbox"
+            checked={showRetired}
+            onChange={(e) => setShowRetired(e.target.checked)}
+            data-testid="pricing-show-retired"
+          />{" "}
+          show retired
+        </label>
+        {canWrite && !editing ? (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setSaved(null);
+              setEditing({ kind: "new", prefill: null });
+            }}
+            data-testid="price-add"
+          >
+            Add price
+          </button>
+        ) : null}
       </div>
+      {saved ? (
+        <p className="banner ok" role="status" data-testid="price-saved">
+          {saved}
+        </p>
+      ) : null}
+      {editing ? (
+        <PriceForm
+          key={editing.kind === "edit" ? editing.row.id : "new"}
+          row={editing.kind === "edit" ? editing.row : null}
+          prefill={editing.kind === "new" ? editing.prefill : null}
+          onDone={(row) => {
+            setEditing(null);
+            if (row) setSaved(`Saved the ${describe(row)} price.`);
+          }}
+        />
+      ) : null}
       {q.error ? (
         <p className="field-error" role="alert">
           {q.error.message}
+        </p>
+      ) : null}
+      {retire.error ? (
+        <p className="field-error" role="alert">
+          {retire.error.message}
         </p>
       ) : null}
       {q.isPending ? <p className="loading">Loading prices…</p> : null}
@@ -71,16 +156,22 @@ export function PricingPanel() {
                 <th>Effective from</th>
                 <th>Source</th>
                 <th>Note</th>
+                <th>Origin</th>
+                {canWrite ? <th aria-label="Actions" /> : null}
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
                 <tr
-                  key={`${r.provider}|${r.instanceType}|${r.region}|${r.pricingModel}|${r.effectiveFrom}`}
+                  key={r.id}
                   data-testid="pricing-row"
                   data-provider={r.provider}
                   data-type={r.instanceType}
+                  data-model={r.pricingModel}
+                  data-origin={r.origin}
+                  data-retired={r.retiredAt ? "yes" : "no"}
                   data-note={r.note ? "yes" : "no"}
+                  className={r.retiredAt ? "muted" : undefined}
                 >
                   <td>{r.provider}</td>
                   <td className="mono">{r.instanceType}</td>
@@ -100,6 +191,45 @@ export function PricingPanel() {
                     {r.sourceDate ? <div className="muted small">as of {r.sourceDate}</div> : null}
                   </td>
                   <td className="wrap">{r.note ?? <span className="muted">—</span>}</td>
+                  <td className="small">
+                    {originText(r)}
+                    {r.retiredAt ? (
+                      <div className="muted">
+                        retired <LocalTime value={r.retiredAt} />
+                        {r.retiredBy ? ` by ${r.retiredBy}` : ""}
+                      </div>
+                    ) : null}
+                  </td>
+                  {canWrite ? (
+                    <td className="actions">
+                      {r.retiredAt ? null : (
+                        <>
+                          <button
+                            type="button"
+                            onClick={() => {
+                              setSaved(null);
+                              setEditing({ kind: "edit", row: r });
+                            }}
+                            aria-label={`Change ${describe(r)} price`}
+                            data-testid="price-edit"
+                          >
+                            Change
+                          </button>
+                          <ConfirmButton
+                            verb="Retire"
+                            subject={`${describe(r)} price`}
+                            confirming={confirming === r.id}
+                            disabled={retire.isPending}
+                            onClick={() =>
+                              confirming === r.id ? retire.mutate(r.id) : setConfirming(r.id)
+                            }
+                            onCancel={() => setConfirming(null)}
+                            testId="price-retire"
+                          />
+                        </>
+                      )}
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>
@@ -109,4 +239,9 @@ export function PricingPanel() {
       ) : null}
     </section>
   );
+}
+
+function describe(r: Pick<PricingRowDto, "provider" | "instanceType" | "pricingModel" | "region">) {
+  const region = r.region === "*" ? "" : ` ${r.region}`;
+  return `${r.provider} ${r.instanceType}${region} ${pricingModelText(r.pricingModel)}`;
 }

@@ -6,7 +6,16 @@ import { PricingPanel } from "./pricing-panel.tsx";
 import { RulesPanel } from "./rules-panel.tsx";
 
 /** Budgets and the pricing catalogue for finance and admins; rules and channels for admins only. */
-export function SettingsView({ rules, channels }: { rules: boolean; channels: boolean }) {
+export function SettingsView({
+  rules,
+  channels,
+  pricing,
+}: {
+  rules: boolean;
+  channels: boolean;
+  /** may add, change and retire catalogue prices */
+  pricing: boolean;
+}) {
   const parts = [
     rules && "alert rules",
     "monthly budgets",
@@ -23,7 +32,7 @@ export function SettingsView({ rules, channels }: { rules: boolean; channels: bo
       <div className="settings-sections">
         {rules && <RulesPanel />}
         <BudgetsPanel />
-        <PricingPanel />
+        <PricingPanel canWrite={pricing} />
         {channels && <ChannelsPanel />}
       </div>
     </>

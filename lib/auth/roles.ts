@@ -31,6 +31,7 @@ export const PERMISSIONS = {
   "costs:read": { role: "finance", write: false, token: true },
   "budgets:write": { role: "finance", write: true, token: true },
   "pricing:read": { role: "finance", write: false, token: true },
+  "pricing:write": { role: "finance", write: true, token: true },
   "metrics:read": { role: "admin", write: false, token: true },
   "rules:write": { role: "admin", write: true, token: false },
   "channels:read": { role: "admin", write: false, token: false },

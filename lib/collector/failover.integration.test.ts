@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db.ts";
-import { seedCatalogue } from "../pricing/seed.ts";
+import { installShippedCatalogue } from "../pricing/seed.ts";
 import { makeTestDb, testDbKind } from "../testing/test-db.ts";
 import { floorHour } from "./ledger-job.ts";
 
@@ -32,7 +32,7 @@ const lastHour = floorHour(Date.now()) - HOUR;
 const hours = Array.from({ length: HOURS }, (_, i) => new Date(lastHour - (HOURS - 1 - i) * HOUR));
 
 async function seedMinutes(): Promise<void> {
-  await seedCatalogue(db);
+  await installShippedCatalogue(db);
   const from = hours[0]?.getTime() ?? 0;
   for (let h = 0; h < HOSTS; h++) {
     const host = await db.host.create({

@@ -11,7 +11,7 @@ import { createPrometheusSource } from "../metrics/prometheus.ts";
 import { readTargetsFile } from "../metrics/targets.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { lookupPrice } from "../pricing/lookup.ts";
-import { seedCatalogue } from "../pricing/seed.ts";
+import { installShippedCatalogue } from "../pricing/seed.ts";
 import { hasPrometheus, startPrometheus, type RunningPrometheus } from "../testing/prometheus.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { discoverFromPrometheus } from "./discover-prometheus.ts";
@@ -39,7 +39,7 @@ let window: { from: number; to: number };
 describe.skipIf(!hasPrometheus)("embedded and prometheus sources agree", () => {
   beforeAll(async () => {
     db = makeTestDb().db;
-    await seedCatalogue(db);
+    await installShippedCatalogue(db);
     exporter = await startExporter({
       simulate: true,
       simulateHosts: HOSTS,

@@ -1,6 +1,8 @@
 import "server-only";
 import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
+import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";
+import { lookupPrice } from "@/lib/pricing/lookup.ts";
 import type { CostMonth } from "@/lib/zod/schemas/costs.ts";
 import { buildMonthCosts, reconciliationErrors, type LedgerGroup } from "./breakdown.ts";
 import { forecastMonth } from "./forecast-month.ts";
@@ -25,7 +27,7 @@ export async function getCostMonth(
 ): Promise<CostMonth> {
   const { from, to } = monthBounds(month);
   const inMonth = { hourStart: { gte: from, lt: to }, ...ledgerScopeWhere(scope) };
-  const [groups, gpuRows, budget, trend] = await Promise.all([
+  const [groups, gpuRows, budget, trend, unpricedNow] = await Promise.all([
     client.usageHour.groupBy({
       by: [
         "hostId",
@@ -51,6 +53,7 @@ export async function getCostMonth(
     }),
     getScopeBudget(client, scope),
     getCostTrend(month, { client, scope }),
+    unpricedHostsNow(client, scope, now),
   ]);
 
   const hostIds = [...new Set(groups.map((g) => g.hostId))];
@@ -104,6 +107,7 @@ export async function getCostMonth(
     totalMicros: costs.totalMicros.toString(),
     idleMicros: costs.idleMicros.toString(),
     unpriced: costs.unpriced,
+    unpricedNow,
     dataFrom: dataFrom?.toISOString() ?? null,
     dataTo: dataTo?.toISOString() ?? null,
     budget: budget
@@ -121,4 +125,50 @@ export async function getCostMonth(
     instances: costs.instances,
     trend,
   };
+}
+
+/**
+ * Hosts no catalogue price matches now, grouped by what a price row would need (so the costs page
+ * can say so before the first ledger hour, and link each group to a prefilled price form).
+ */
+async function unpricedHostsNow(
+  client: Db,
+  scope: TeamScope,
+  now: Date,
+): Promise<CostMonth["unpricedNow"]> {
+  const [hosts, rows] = await Promise.all([
+    client.host.findMany({
+      where: scope === null ? {} : { team: { in: [...scope] } },
+      select: {
+        provider: true,
+        instanceType: true,
+        region: true,
+        pricingModel: true,
+        gpus: { where: { parentUuid: null }, select: { name: true } },
+      },
+    }),
+    loadPriceRows(client),
+  ]);
+  const groups = new Map<string, CostMonth["unpricedNow"][number]>();
+  for (const h of hosts) {
+    const p = lookupPrice(rows, { ...h, at: now });
+    if (p.priced) continue;
+    const key = [h.provider, h.instanceType, h.region, h.pricingModel].join("|");
+    const g = groups.get(key);
+    if (g) g.hosts++;
+    else
+      groups.set(key, {
+        provider: h.provider,
+        instanceType: h.instanceType,
+        region: h.region,
+        pricingModel: h.pricingModel,
+        hosts: 1,
+        gpuModel: h.gpus[0]?.name ?? null,
+        gpuCount: h.gpus.length || null,
+        reason: p.reason,
+      });
+  }
+  return [...groups.values()].sort(
+    (a, b) => b.hosts - a.hosts || a.instanceType.localeCompare(b.instanceType),
+  );
 }

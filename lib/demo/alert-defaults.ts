@@ -5,12 +5,11 @@ import { gpuModel } from "../../exporter/sim/gpu-models.ts";
 import { sampleGpu } from "../../exporter/sim/sample.ts";
 import type { SimFleet } from "../../exporter/sim/types.ts";
 import type { Db } from "../db.ts";
-import type { RuleInput } from "../zod/schemas/rule.ts";
-import { ruleInputSchema } from "../zod/schemas/rule.ts";
+import { installDefaultRules } from "../alerts/rules/default-rules.ts";
 
-// Demo alerting: the default rules every install starts with, two example channels that are
-// switched OFF (the demo sends nothing anywhere), and the health columns (ECC counters, clock
-// events) of the seeded chart minutes, filled from the same simulator the live exporter serves,
+// Demo alerting: the default rules (which every store gets, lib/alerts/rules/default-rules.ts),
+// two example channels that are switched OFF (the demo sends nothing anywhere), and the health
+// columns (ECC counters, clock events) of the seeded chart minutes, filled from the same simulator the live exporter serves,
 // so idle, budget and health alerts fire on the first evaluation.
 
 /** the demo fleet's simulator seed (DEMO_SEED in ./seed.ts, which imports this file) */
@@ -19,16 +18,6 @@ const POWER_BITS = 0x4 | 0x80; // sw_power_cap, hw_power_brake_slowdown
 const THERMAL_BITS = 0x8 | 0x20 | 0x40; // hw_slowdown, sw/hw thermal slowdown
 /** minutes back from the newest seeded minute whose clock events are filled in */
 const EVENT_MINUTES = 90;
-
-export const DEFAULT_RULES: readonly RuleInput[] = [
-  { name: "Idle GPUs", kind: "idle", params: {} },
-  { name: "Budgets", kind: "budget", params: {} },
-  { name: "Exporter not reporting", kind: "exporter_down", params: {} },
-  { name: "GPU stopped reporting", kind: "gpu_missing", params: {} },
-  { name: "Uncorrected ECC errors", kind: "ecc", params: {} },
-  { name: "GPU too hot", kind: "temperature", params: {} },
-  { name: "Sustained throttling", kind: "throttle", params: {} },
-].map((r) => ruleInputSchema.parse(r));
 
 // 127.0.0.1:9 is the discard port: nothing listens, and the channels are disabled anyway.
 const EXAMPLE_CHANNELS = [
@@ -51,24 +40,6 @@ const EXAMPLE_CHANNELS = [
     enabled: false,
   },
 ];
-
-async function seedRules(db: Db): Promise<void> {
-  if ((await db.alertRule.count()) > 0) return;
-  for (const r of DEFAULT_RULES) {
-    await db.alertRule.create({
-      data: {
-        name: r.name,
-        kind: r.kind,
-        enabled: r.enabled,
-        scopeKind: r.scopeKind,
-        scopeValue: r.scopeValue,
-        params: JSON.stringify(r.params),
-        excludeLabels: JSON.stringify(r.excludeLabels),
-        cooldownSeconds: r.cooldownMinutes * 60,
-      },
-    });
-  }
-}
 
 async function seedChannels(db: Db): Promise<void> {
   if ((await db.channel.count()) > 0) return;
@@ -146,7 +117,7 @@ async function fillHealthColumns(db: Db, fleet: SimFleet): Promise<void> {
 
 /** Called once after the demo is seeded (lib/demo/seed.ts). Safe to call again: it skips. */
 export async function seedDemoAlerting(db: Db): Promise<void> {
-  await seedRules(db);
+  await installDefaultRules(db);
   await seedChannels(db);
   const demoHosts = await db.host.count({ where: { origin: "demo" } });
   if (demoHosts > 0) await fillHealthColumns(db, buildFleet({ seed: DEMO_SEED, hosts: demoHosts }));

@@ -8,7 +8,7 @@ import type { Db } from "../db.ts";
 import { migKey, migProcesses } from "../metrics/snapshot.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { lookupPrice } from "../pricing/lookup.ts";
-import { seedCatalogue } from "../pricing/seed.ts";
+import { installShippedCatalogue } from "../pricing/seed.ts";
 import { hostTimeline } from "./timeline.ts";
 import { seedDemoBudgets } from "./budgets.ts";
 import { seedDemoAlerting } from "./alert-defaults.ts";
@@ -86,7 +86,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
   const lastClosed = now - (now % HOUR) - HOUR;
   const historyStart = lastClosed - (opts.historyDays ?? 60) * 24 * HOUR;
   const chartStart = now - (opts.chartDays ?? 7) * 24 * HOUR;
-  await seedCatalogue(db);
+  await installShippedCatalogue(db);
   const prices = await loadPriceRows(db);
   const fleet = buildFleet({ seed: DEMO_SEED, hosts: opts.hosts });
   const ids = await createInventory(db, fleet, opts, new Date(historyStart));

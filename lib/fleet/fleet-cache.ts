@@ -85,6 +85,14 @@ function fleetCache(): SnapshotCache<FleetView> {
   return g.gpufleetFleetCache;
 }
 
+/**
+ * Rebuilds this process's fleet snapshot now (after a price change, so the burn rate follows at
+ * once here; other replicas follow within a collection interval). Never throws.
+ */
+export async function refreshFleetSoon(): Promise<void> {
+  await g.gpufleetFleetCache?.refresh().catch(() => undefined);
+}
+
 export interface ServedFleet {
   view: FleetView;
   generatedAt: string;

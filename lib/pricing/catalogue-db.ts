@@ -3,7 +3,7 @@ import { db, type Db } from "../db.ts";
 import type { PriceRow } from "./types.ts";
 
 /**
- * Loads catalogue rows for price lookups, optionally only for some providers. The whole table is
+ * Loads the catalogue rows in force (retired rows price nothing) for price lookups, optionally only for some providers. The whole table is
  * small (tens to hundreds of rows), so callers load once per ledger run and look up in memory.
  */
 export async function loadPriceRows(
@@ -11,7 +11,10 @@ export async function loadPriceRows(
   filter: { providers?: readonly string[] } = {},
 ): Promise<PriceRow[]> {
   return client.priceEntry.findMany({
-    where: filter.providers ? { provider: { in: [...filter.providers] } } : undefined,
+    where: {
+      retiredAt: null,
+      ...(filter.providers ? { provider: { in: [...filter.providers] } } : {}),
+    },
     orderBy: [{ provider: "asc" }, { instanceType: "asc" }, { effectiveFrom: "asc" }],
     select: {
       provider: true,

@@ -7,7 +7,7 @@ import { createDb, type Db } from "../db.ts";
 import { CATALOGUE } from "./catalogue.ts";
 import { loadPriceRows } from "./catalogue-db.ts";
 import { lookupPrice } from "./lookup.ts";
-import { seedCatalogue } from "./seed.ts";
+import { installShippedCatalogue } from "./seed.ts";
 
 // A throwaway SQLite file with the real migrations applied, so the test makes its own data.
 const dir = mkdtempSync(join(tmpdir(), "gpufleet-seed-"));
@@ -39,27 +39,61 @@ const g4dnKey = {
   effectiveFrom: new Date("2024-01-01T00:00:00Z"),
 };
 
-describe("seedCatalogue", () => {
-  it("inserts the catalogue once, then nothing", async () => {
-    expect(await seedCatalogue(client)).toEqual({ inserted: CATALOGUE.length, skipped: 0 });
-    expect(await seedCatalogue(client)).toEqual({ inserted: 0, skipped: CATALOGUE.length });
+describe("installShippedCatalogue", () => {
+  it("inserts the catalogue once, as shipped rows, then nothing", async () => {
+    expect(await installShippedCatalogue(client)).toEqual({
+      inserted: CATALOGUE.length,
+      updated: 0,
+      kept: 0,
+    });
+    expect(await installShippedCatalogue(client)).toEqual({
+      inserted: 0,
+      updated: 0,
+      kept: CATALOGUE.length,
+    });
     expect(await client.priceEntry.count()).toBe(CATALOGUE.length);
+    expect(await client.priceEntry.count({ where: { origin: "shipped" } })).toBe(CATALOGUE.length);
   });
 
-  it("keeps a price the user edited and restores only missing rows", async () => {
+  it("updates a shipped row a later release corrected, never one a person changed or retired", async () => {
     const where = { provider_instanceType_region_pricingModel_effectiveFrom: g4dnKey };
-    await client.priceEntry.update({ where, data: { usdPerHourMicros: 500_000n } });
-    await client.priceEntry.delete({
+    const spot = {
+      provider_instanceType_region_pricingModel_effectiveFrom: { ...g4dnKey, pricingModel: "spot" },
+    };
+    // a person changed the on-demand price; the spot row was retired
+    await client.priceEntry.update({ where, data: { usdPerHourMicros: 500_000n, origin: "user" } });
+    await client.priceEntry.update({
+      where: spot,
+      data: { retiredAt: new Date(), retiredBy: "t" },
+    });
+    // the next release corrects three g4dn rows
+    const next = CATALOGUE.map((r) =>
+      r.instanceType === "g4dn.xlarge" ? { ...r, usdPerHour: "9.99", note: "corrected" } : r,
+    );
+    const g4dnRows = CATALOGUE.filter((r) => r.instanceType === "g4dn.xlarge").length;
+    expect(await installShippedCatalogue(client, next)).toEqual({
+      inserted: 0,
+      updated: g4dnRows - 2,
+      kept: CATALOGUE.length - (g4dnRows - 2),
+    });
+    expect((await client.priceEntry.findUnique({ where }))?.usdPerHourMicros).toBe(500_000n);
+    const retired = await client.priceEntry.findUnique({ where: spot });
+    expect(retired?.usdPerHourMicros).toBe(190_000n);
+    expect(retired?.retiredAt).not.toBeNull();
+    const reserved = await client.priceEntry.findUnique({
       where: {
         provider_instanceType_region_pricingModel_effectiveFrom: {
           ...g4dnKey,
-          pricingModel: "spot",
+          pricingModel: "reserved",
         },
       },
     });
-    expect(await seedCatalogue(client)).toEqual({ inserted: 1, skipped: CATALOGUE.length - 1 });
-    const edited = await client.priceEntry.findUnique({ where });
-    expect(edited?.usdPerHourMicros).toBe(500_000n);
+    expect(reserved).toMatchObject({ usdPerHourMicros: 9_990_000n, note: "corrected" });
+    // a retired row prices nothing
+    const rows = await loadPriceRows(client, { providers: ["aws"] });
+    expect(rows.some((r) => r.instanceType === "g4dn.xlarge" && r.pricingModel === "spot")).toBe(
+      false,
+    );
   });
 
   it("loads rows that the lookup prices from", async () => {

@@ -3,58 +3,88 @@ import { db, type Db } from "../db.ts";
 import { CATALOGUE, catalogueRows } from "./catalogue.ts";
 import type { CatalogueRow, PriceRow } from "./types.ts";
 
-export interface SeedResult {
+// The shipped catalogue is installed on every start, demo or not (lib/install/defaults.ts), so a
+// real deployment prices its hosts from the first minute. A row's `origin` says whose it is:
+// - "shipped": as this or an earlier release shipped it. A later release may correct it in place
+//   (same provider, type, region, model and effectiveFrom) or add rows (a price change is a new
+//   row with a later effectiveFrom).
+// - "user": added by a person, or a shipped row a person changed. Releases never touch it.
+// A retired row (retiredAt set) stays retired: it is never installed again or updated.
+
+export interface InstallResult {
   inserted: number;
-  skipped: number;
+  updated: number;
+  /** rows left as they are: unchanged, changed by a person, or retired */
+  kept: number;
 }
 
-function key(
-  r: Pick<PriceRow, "provider" | "instanceType" | "region" | "pricingModel" | "effectiveFrom">,
-): string {
+type Key = Pick<
+  PriceRow,
+  "provider" | "instanceType" | "region" | "pricingModel" | "effectiveFrom"
+>;
+
+function key(r: Key): string {
   return [r.provider, r.instanceType, r.region, r.pricingModel, r.effectiveFrom.toISOString()].join(
     "|",
   );
 }
 
-/**
- * Inserts catalogue rows whose key (provider, type, region, model, effectiveFrom) is missing.
- * Existing rows are never updated, so a price a user corrected survives every restart; a row the
- * user deleted does come back, so "remove a price" should be done by adding a newer row instead.
- */
-export async function seedCatalogue(
+const CONTENT = [
+  "gpuModel",
+  "gpuCount",
+  "gpuMemoryBytes",
+  "usdPerHourMicros",
+  "currency",
+  "source",
+  "sourceDate",
+  "note",
+] as const;
+
+function sameContent(a: PriceRow, b: PriceRow): boolean {
+  return CONTENT.every((k) => a[k] === b[k]);
+}
+
+/** Installs the shipped catalogue: missing rows are added, shipped rows a release corrected are
+ * updated, rows a person added, changed or retired are left alone. Safe to run on every start and
+ * from several replicas at once. */
+export async function installShippedCatalogue(
   client: Db = db,
   catalogue: readonly CatalogueRow[] = CATALOGUE,
-): Promise<SeedResult> {
+): Promise<InstallResult> {
   const rows = catalogueRows(catalogue);
-  const existing = await client.priceEntry.findMany({
-    select: {
-      provider: true,
-      instanceType: true,
-      region: true,
-      pricingModel: true,
-      effectiveFrom: true,
-    },
-  });
-  const have = new Set(existing.map(key));
-  const missing = rows.filter((r) => !have.has(key(r)));
-  // upsert with an empty update: if another replica inserted the row meanwhile, this is a no-op
-  // instead of a unique-constraint error.
-  await client.$transaction(
-    missing.map((r) =>
-      client.priceEntry.upsert({
-        where: {
-          provider_instanceType_region_pricingModel_effectiveFrom: {
-            provider: r.provider,
-            instanceType: r.instanceType,
-            region: r.region,
-            pricingModel: r.pricingModel,
-            effectiveFrom: r.effectiveFrom,
-          },
-        },
-        create: r,
-        update: {},
-      }),
-    ),
-  );
-  return { inserted: missing.length, skipped: rows.length - missing.length };
+  const existing = await client.priceEntry.findMany();
+  const have = new Map(existing.map((r) => [key(r), r]));
+  const result: InstallResult = { inserted: 0, updated: 0, kept: 0 };
+  for (const r of rows) {
+    const where = {
+      provider_instanceType_region_pricingModel_effectiveFrom: {
+        provider: r.provider,
+        instanceType: r.instanceType,
+        region: r.region,
+        pricingModel: r.pricingModel,
+        effectiveFrom: r.effectiveFrom,
+      },
+    };
+    const current = have.get(key(r));
+    if (!current) {
+      // upsert with an empty update: another replica inserting meanwhile is a no-op, not an error
+      await client.priceEntry.upsert({ where, create: { ...r, origin: "shipped" }, update: {} });
+      result.inserted++;
+    } else if (
+      current.origin === "shipped" &&
+      current.retiredAt === null &&
+      !sameContent(current, r)
+    ) {
+      // only while still shipped: a person's change in between wins
+      const done = await client.priceEntry.updateMany({
+        where: { id: current.id, origin: "shipped", retiredAt: null },
+        data: Object.fromEntries(CONTENT.map((k) => [k, r[k]])),
+      });
+      if (done.count > 0) result.updated++;
+      else result.kept++;
+    } else {
+      result.kept++;
+    }
+  }
+  return result;
 }

@@ -1,7 +1,8 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { ROLES, TOKEN_SCOPES } from "@/lib/auth/roles.ts";
-import { isoTimeSchema, microsSchema } from "@/lib/zod/schemas/common.ts";
+import { isoTimeSchema } from "@/lib/zod/schemas/common.ts";
+import { pricingListSchema } from "@/lib/zod/schemas/pricing.ts";
 import { fetchJson, retryTransient } from "./fetch-json.ts";
 
 // The admin page (users, API tokens, run-time settings, audit log) and the pricing catalogue that
@@ -48,24 +49,6 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntryDto = z.infer<typeof auditEntrySchema>;
 export const auditListSchema = z.object({ entries: z.array(auditEntrySchema) });
-
-export const pricingRowSchema = z.object({
-  provider: z.string(),
-  instanceType: z.string(),
-  region: z.string(),
-  pricingModel: z.string(),
-  gpuModel: z.string(),
-  gpuCount: z.number(),
-  usdPerHourMicros: microsSchema,
-  usdPerHour: z.string(),
-  currency: z.string(),
-  effectiveFrom: isoTimeSchema,
-  source: z.string(),
-  sourceDate: z.string(),
-  note: z.string().nullable(),
-});
-export type PricingRowDto = z.infer<typeof pricingRowSchema>;
-export const pricingListSchema = z.object({ rows: z.array(pricingRowSchema) });
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -136,10 +119,11 @@ export const adminQueries = {
 
 export const pricingQueries = {
   all: () => ["pricing"] as const,
-  catalogue: () =>
+  catalogue: (retired: "exclude" | "include" = "exclude") =>
     queryOptions({
-      queryKey: [...pricingQueries.all(), "catalogue"] as const,
-      queryFn: ({ signal }) => fetchJson("/api/pricing", pricingListSchema, signal),
+      queryKey: [...pricingQueries.all(), "catalogue", retired] as const,
+      queryFn: ({ signal }) =>
+        fetchJson(`/api/pricing?retired=${retired}`, pricingListSchema, signal),
       // the catalogue changes only when someone edits prices
       staleTime: 5 * 60_000,
       retry: retryTransient,

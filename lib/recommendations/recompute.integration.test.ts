@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeGpu, makeHost, writeHours } from "../alerts/fixtures.ts";
 import type { Db } from "../db.ts";
-import { seedCatalogue } from "../pricing/seed.ts";
+import { installShippedCatalogue } from "../pricing/seed.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import {
   acceptRecommendation,
@@ -21,7 +21,7 @@ let db: Db;
 
 beforeAll(async () => {
   db = makeTestDb().db;
-  await seedCatalogue(db);
+  await installShippedCatalogue(db);
   const from = new Date(Date.UTC(2026, 10, 20, 12) - 31 * DAY);
   const to = new Date(Date.UTC(2026, 10, 20, 12));
   // an idle p3.2xlarge ($3.06/h): release it

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "./openapi.ts";
 
-describe("OpenAPI: alerting routes", () => {
+describe("OpenAPI: alerting and pricing routes", () => {
   const doc = openApiDocument() as {
     paths: Record<
       string,
@@ -12,7 +12,7 @@ describe("OpenAPI: alerting routes", () => {
 
   it("documents every alerting route and method", () => {
     const mine = Object.entries(doc.paths)
-      .filter(([p]) => /^\/api\/(alerts|recommendations|rules|budgets|channels)/.test(p))
+      .filter(([p]) => /^\/api\/(alerts|recommendations|rules|budgets|channels|pricing)/.test(p))
       .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
       .sort();
     expect(mine).toEqual(
@@ -38,6 +38,10 @@ describe("OpenAPI: alerting routes", () => {
           `DELETE /api/${e}/{id}`,
         ]),
         "POST /api/channels/{id}/test",
+        "GET /api/pricing",
+        "POST /api/pricing",
+        "PATCH /api/pricing/{id}",
+        "POST /api/pricing/{id}/retire",
       ].sort(),
     );
   });

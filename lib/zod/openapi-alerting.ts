@@ -30,9 +30,17 @@ import {
   recommendationSnoozeInputSchema,
   recomputeResultSchema,
 } from "./schemas/recommendation.ts";
+import {
+  priceInputSchema,
+  priceUpdateSchema,
+  pricingListQuerySchema,
+  pricingListSchema,
+  pricingRowSchema,
+} from "./schemas/pricing.ts";
 import { ruleInputSchema, ruleListSchema, ruleSchema, ruleUpdateSchema } from "./schemas/rule.ts";
 
-// OpenAPI paths of the alerting API (alerts, recommendations, rules, budgets, channels), from the
+// OpenAPI paths of the alerting API (alerts, recommendations, rules, budgets, channels) and of the
+// pricing catalogue, from the
 // same zod schemas the routes validate with. Merged into the document by lib/zod/openapi.ts.
 
 type JsonObject = Record<string, unknown>;
@@ -212,6 +220,37 @@ export function alertingPaths(): JsonObject {
     "/api/rules/{id}": rules.item,
     "/api/budgets": budgets.collection,
     "/api/budgets/{id}": budgets.item,
+    "/api/pricing": {
+      get: {
+        summary:
+          "The pricing catalogue: the rows in force (with retired=include, also retired ones)",
+        parameters: queryParameters(pricingListQuerySchema),
+        responses: { "200": ok("PricingList"), ...bad },
+      },
+      post: {
+        summary:
+          "Add a price (finance). It prices ledger hours from now on; hours already written change only when the month is re-priced",
+        requestBody: body(priceInputSchema),
+        responses: { "201": ok("PricingRow", "created"), ...bad, ...conflict },
+      },
+    },
+    "/api/pricing/{id}": {
+      patch: {
+        summary:
+          "Change a price (fields left out keep their value; the result is validated whole). The row becomes the user's own: no release overwrites it. Audited with the row before and after",
+        parameters: [id("price")],
+        requestBody: body(priceUpdateSchema),
+        responses: { "200": ok("PricingRow"), ...bad, ...missing, ...conflict },
+      },
+    },
+    "/api/pricing/{id}/retire": {
+      post: {
+        summary:
+          "Retire a price: it prices nothing from now on and stays listed (retired=include) for the record",
+        parameters: [id("price")],
+        responses: { "200": ok("PricingRow"), ...missing, ...conflict },
+      },
+    },
     "/api/channels": channels.collection,
     "/api/channels/{id}": channels.item,
     "/api/channels/{id}/test": {
@@ -236,6 +275,8 @@ export function alertingSchemas(): JsonObject {
     Rule: schemaOf(ruleSchema),
     BudgetList: schemaOf(budgetListSchema),
     Budget: schemaOf(budgetSchema),
+    PricingList: schemaOf(pricingListSchema),
+    PricingRow: schemaOf(pricingRowSchema),
     ChannelList: schemaOf(channelListSchema),
     Channel: schemaOf(channelSchema),
     ChannelTestResult: schemaOf(channelTestResultSchema),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "./openapi.ts";
 
-// The alerting routes are checked in openapi-alerting.test.ts.
-const ALERTING = /^\/api\/(alerts|recommendations|rules|budgets|channels)(\/|$)/;
+// The alerting and pricing routes are checked in openapi-alerting.test.ts.
+const ALERTING = /^\/api\/(alerts|recommendations|rules|budgets|channels|pricing)(\/|$)/;
 
 describe("openApiDocument", () => {
   const doc = openApiDocument() as {

@@ -1,26 +1,20 @@
-import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";
-import { formatMicros } from "@/lib/cost/money.ts";
-import { handle, json, noQuery, parseQuery } from "../_lib/handle.ts";
+import { createPrice, listPrices } from "@/lib/pricing/manage.ts";
+import { actorLabel } from "@/lib/auth/actor.ts";
+import { priceInputSchema, pricingListQuerySchema } from "@/lib/zod/schemas/pricing.ts";
+import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
+import { json, parseQuery } from "../_lib/handle.ts";
+import { handleMine, readBody } from "../alerts/_lib/http.ts";
 
-/** The pricing catalogue as the ledger uses it: one row per instance type, region and model. */
-export const GET = handle("pricing:read", async (req: Request) => {
-  parseQuery(noQuery, req.url);
-  const rows = await loadPriceRows();
-  return json({
-    rows: rows.map((r) => ({
-      provider: r.provider,
-      instanceType: r.instanceType,
-      region: r.region,
-      pricingModel: r.pricingModel,
-      gpuModel: r.gpuModel,
-      gpuCount: r.gpuCount,
-      usdPerHourMicros: r.usdPerHourMicros.toString(),
-      usdPerHour: formatMicros(r.usdPerHourMicros),
-      currency: r.currency,
-      effectiveFrom: r.effectiveFrom.toISOString(),
-      source: r.source,
-      sourceDate: r.sourceDate,
-      note: r.note,
-    })),
-  });
+/** The pricing catalogue: the rows in force (and the retired ones with ?retired=include). */
+export const GET = handleMine("pricing:read", async (req: Request) => {
+  const q = parseQuery(pricingListQuerySchema, req.url);
+  return json({ rows: await listPrices({ includeRetired: q.retired === "include" }) });
+});
+
+/** Adds a price (finance); it prices ledger hours from now on, and past ones only when re-priced. */
+export const POST = handleMine("pricing:write", async (req: Request, _ctx: unknown, actor) => {
+  const input = await readBody(req, priceInputSchema);
+  const row = await createPrice(input, actorLabel(actor));
+  await refreshFleetSoon();
+  return json(row, { status: 201 });
 });

@@ -25,6 +25,7 @@ export default async function InstancePage({ params }: Props) {
           roleAllows(user.role, PAGE_PERMISSIONS["/alerts"]) &&
           roleAllows(user.role, PAGE_PERMISSIONS["/recommendations"])
         }
+        canPrice={roleAllows(user.role, "pricing:write")}
       />
     </Suspense>
   );

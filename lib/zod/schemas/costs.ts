@@ -55,6 +55,22 @@ export const costMonthSchema = z.object({
   totalMicros: microsSchema.describe("sum of priced ledger hours; every breakdown sums to it"),
   idleMicros: microsSchema,
   unpriced: z.object({ hosts: z.number().int(), upSeconds: z.number().int() }),
+  unpricedNow: z
+    .array(
+      z.object({
+        provider: z.string(),
+        instanceType: z.string(),
+        region: z.string(),
+        pricingModel: z.string(),
+        hosts: z.number().int(),
+        gpuModel: z.string().nullable(),
+        gpuCount: z.number().int().nullable(),
+        reason: z.string(),
+      }),
+    )
+    .describe(
+      "hosts (in scope) that no catalogue price matches right now, by instance type: their hours will be unpriced until a price is added",
+    ),
   dataFrom: isoTimeSchema.nullable().describe("first ledger hour in the month"),
   dataTo: isoTimeSchema.nullable().describe("end of the last ledger hour in the month"),
   budget: z

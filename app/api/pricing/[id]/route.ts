@@ -1,0 +1,27 @@
+import { actorLabel } from "@/lib/auth/actor.ts";
+import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
+import { updatePrice } from "@/lib/pricing/manage.ts";
+import { priceUpdateSchema } from "@/lib/zod/schemas/pricing.ts";
+import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
+import { json } from "../../_lib/handle.ts";
+import { handleMine, readBody, type IdCtx } from "../../alerts/_lib/http.ts";
+
+/** Changes a price; the audit entry keeps the row before and after. */
+export const PATCH = handleMine(
+  "pricing:write",
+  async (req: Request, ctx: IdCtx, actor) => {
+    const { id } = await ctx.params;
+    const patch = await readBody(req, priceUpdateSchema);
+    const { before, after } = await updatePrice(id, patch, actorLabel(actor));
+    await recordAudit({
+      actor: actorLabel(actor),
+      action: "pricing.update",
+      target: id,
+      detail: { before, after },
+      ip: clientIp(req.headers),
+    });
+    await refreshFleetSoon();
+    return json(after);
+  },
+  { audit: false },
+);

@@ -1,0 +1,48 @@
+import "server-only";
+import type { Db } from "../../db.ts";
+import { ruleInputSchema, type RuleInput } from "../../zod/schemas/rule.ts";
+
+/** The alert rules every install starts with, demo or not, each with its default parameters. */
+export const DEFAULT_RULES: readonly RuleInput[] = [
+  { name: "Idle GPUs", kind: "idle", params: {} },
+  { name: "Budgets", kind: "budget", params: {} },
+  { name: "Exporter not reporting", kind: "exporter_down", params: {} },
+  { name: "GPU stopped reporting", kind: "gpu_missing", params: {} },
+  { name: "Uncorrected ECC errors", kind: "ecc", params: {} },
+  { name: "GPU too hot", kind: "temperature", params: {} },
+  { name: "Sustained throttling", kind: "throttle", params: {} },
+].map((r) => ruleInputSchema.parse(r));
+
+/** JobState row that records that the default rules were offered to this store once. */
+export const DEFAULT_RULES_MARK = "install.defaultRules";
+
+/**
+ * Installs the default rules once per store: on a store with no rule yet, and never again after
+ * (an admin who deletes them keeps them deleted). The JobState row is claimed first, so two
+ * replicas starting together install them once. Returns how many rules were created.
+ */
+export async function installDefaultRules(db: Db): Promise<number> {
+  const mark = await db.jobState.findUnique({ where: { name: DEFAULT_RULES_MARK } });
+  if (mark) return 0;
+  try {
+    await db.jobState.create({
+      data: { name: DEFAULT_RULES_MARK, value: new Date().toISOString() },
+    });
+  } catch {
+    return 0; // another replica claimed it first
+  }
+  if ((await db.alertRule.count()) > 0) return 0;
+  await db.alertRule.createMany({
+    data: DEFAULT_RULES.map((r) => ({
+      name: r.name,
+      kind: r.kind,
+      enabled: r.enabled,
+      scopeKind: r.scopeKind,
+      scopeValue: r.scopeValue,
+      params: JSON.stringify(r.params),
+      excludeLabels: JSON.stringify(r.excludeLabels),
+      cooldownSeconds: r.cooldownMinutes * 60,
+    })),
+  });
+  return DEFAULT_RULES.length;
+}
