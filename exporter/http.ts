@@ -43,7 +43,9 @@ export function createHandler(opts: HandlerOptions) {
         // one address serves many hosts: give each its own instance so series stay apart
         instance: `${opts.targetAddress()}/hosts/${h.id}/metrics`,
         ...(opts.tls ? { __scheme__: "https" } : {}),
-        hostname: h.info.hostname ?? "",
+        // a hidden label: Prometheus drops it after relabelling, so series gain no
+        // exported_hostname; the app's file_sd reader takes it as the host's name until scraped
+        __meta_gpufleet_hostname: h.info.hostname ?? "",
       },
     }));
 

@@ -53,7 +53,7 @@ describe("HTTP server with a simulated fleet", () => {
       labels: {
         __metrics_path__: "/hosts/3/metrics",
         instance: `127.0.0.1:${e.port}/hosts/3/metrics`,
-        hostname: "gpu-aws-use1-004",
+        __meta_gpufleet_hostname: "gpu-aws-use1-004",
       },
     });
   });

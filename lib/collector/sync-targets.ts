@@ -13,7 +13,9 @@ export async function syncTargets(db: Db, targets: ScrapeTarget[], origin: strin
     await db.host.create({
       data: {
         hostname:
-          t.labels.hostname ?? `${url.host}${url.pathname === "/metrics" ? "" : url.pathname}`,
+          t.hostnameHint ??
+          t.labels.hostname ??
+          `${url.host}${url.pathname === "/metrics" ? "" : url.pathname}`,
         target: t.url,
         origin,
         ...(t.labels.team ? { team: t.labels.team } : {}),

@@ -7,7 +7,13 @@ export interface ScrapeTarget {
   /** full URL of the exporter's metrics endpoint; also the host's identity in embedded mode */
   url: string;
   labels: Record<string, string>;
+  /** the host's name before its first scrape says it (label __meta_gpufleet_hostname) */
+  hostnameHint?: string;
 }
+
+/** A hidden label (dropped by Prometheus after relabelling, so series gain no extra label) that
+ * names the host a target serves; the simulator's /targets.json sets it. */
+export const HOSTNAME_HINT_LABEL = "__meta_gpufleet_hostname";
 
 const fileSdSchema = z.array(
   z.object({
@@ -24,8 +30,13 @@ export function targetsFromFileSd(json: unknown): ScrapeTarget[] {
     const scheme = labels.__scheme__ ?? "http";
     const path = labels.__metrics_path__ ?? "/metrics";
     const visible = Object.fromEntries(Object.entries(labels).filter(([k]) => !k.startsWith("__")));
+    const hint = labels[HOSTNAME_HINT_LABEL];
     for (const t of group.targets) {
-      out.push({ url: new URL(path, `${scheme}://${t}`).toString(), labels: visible });
+      out.push({
+        url: new URL(path, `${scheme}://${t}`).toString(),
+        labels: visible,
+        ...(hint ? { hostnameHint: hint } : {}),
+      });
     }
   }
   return out;
