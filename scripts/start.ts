@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { startBanner } from "./lib/banner.ts";
 import { needsBuild } from "./lib/build-check.ts";
 import { waitForHttp } from "./lib/wait.ts";
 
@@ -166,9 +167,29 @@ else
     String(port),
   ]);
 await waitForHttp(`http://127.0.0.1:${port}/api/health`, 120_000);
-console.log(`
-gpufleet is running at http://127.0.0.1:${port}
-  ${demo ? `demo fleet: ${demoHosts} simulated hosts at http://127.0.0.1:${exporterPort}/targets.json` : "no demo fleet (GPUFLEET_DEMO=0): add exporters with GPUFLEET_TARGETS_FILE or set PROMETHEUS_URL"}
-  store: ${(env.DATABASE_URL ?? "").replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@")}
-  Ctrl-C stops everything this started.
-${signInLines ? `\n${signInLines}\n` : ""}`);
+console.log(
+  startBanner(
+    {
+      port,
+      demo,
+      demoHosts,
+      exporterPort,
+      databaseUrl: env.DATABASE_URL ?? "",
+      prometheusUrl: env.PROMETHEUS_URL,
+      prometheusAuth: prometheusAuthText(env),
+      targetsFile: env.GPUFLEET_TARGETS_FILE,
+    },
+    signInLines,
+  ),
+);
+
+/** How the app authenticates to Prometheus, named without any secret. */
+function prometheusAuthText(e: NodeJS.ProcessEnv): string | undefined {
+  const parts = [
+    e.PROMETHEUS_USERNAME ? `basic auth as ${e.PROMETHEUS_USERNAME}` : null,
+    e.PROMETHEUS_BEARER_TOKEN_FILE ? "a bearer token" : null,
+    e.PROMETHEUS_HEADERS ? "extra headers" : null,
+    e.PROMETHEUS_CA_FILE ? `CA ${e.PROMETHEUS_CA_FILE}` : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(", ") : undefined;
+}

@@ -41,3 +41,21 @@ export function scrapeConfig(opts: ScrapeConfigOptions): Record<string, unknown>
 export function scrapeConfigYaml(opts: ScrapeConfigOptions): string {
   return stringify(scrapeConfig(opts));
 }
+
+export interface WebConfigOptions {
+  user: string;
+  /** bcrypt hash of the password, as Prometheus's web config requires */
+  bcryptHash: string;
+  certFile?: string;
+  keyFile?: string;
+}
+
+/** A Prometheus `--web.config.file`: basic auth for every API call, over TLS when given a cert. */
+export function webConfigYaml(opts: WebConfigOptions): string {
+  return stringify({
+    ...(opts.certFile && opts.keyFile
+      ? { tls_server_config: { cert_file: opts.certFile, key_file: opts.keyFile } }
+      : {}),
+    basic_auth_users: { [opts.user]: opts.bcryptHash },
+  });
+}
