@@ -333,6 +333,18 @@ describe("team-limited users", () => {
     expect(ack.status).toBe(200);
   });
 
+  it("rules: open-alert counts cover their hosts only", async () => {
+    type Rules = { rules: { id: string; openAlerts: number }[] };
+    const mine = await ok<Rules>(call(limited, "rules"));
+    const all = await ok<Rules>(call(everyone, "rules"));
+    expect(all.rules.map((r) => r.openAlerts)).toEqual([3]);
+    expect(mine.rules.map((r) => r.openAlerts)).toEqual([1]);
+    const one = await ok<{ openAlerts: number }>(
+      call(limited, "rules/[id]", { id: mine.rules[0]?.id ?? "" }),
+    );
+    expect(one.openAlerts).toBe(1);
+  });
+
   it("recommendations: only their hosts'; acting on another team's is 404", async () => {
     type Recs = { recommendations: { id: string }[]; totals: { openCount: number } };
     const mine = await ok<Recs>(call(limited, "recommendations", { query: "?state=all" }));

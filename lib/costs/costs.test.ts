@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { stringify } from "csv-stringify/sync";
+import { parse } from "csv-parse/sync";
+import { monthSchema } from "@/lib/zod/schemas/month.ts";
 import { buildMonthCosts, reconciliationErrors, type LedgerGroup } from "./breakdown.ts";
-import { CSV_COLUMNS, hoursDecimal, toCsvRows } from "./csv.ts";
+import { costsCsv, CSV_COLUMNS, hoursDecimal, toCsvRows } from "./csv.ts";
 import { forecastMonth } from "./forecast-month.ts";
 import { addMonths, daysInMonth, monthBounds, monthLabel, monthOf, monthsEnding } from "./month.ts";
 
@@ -36,6 +37,21 @@ describe("months (UTC)", () => {
     expect(monthOf(new Date("2026-12-01T00:00:00Z"))).toBe("2026-12");
     expect(monthLabel("2026-11")).toBe("November 2026");
     expect(() => monthBounds("2026-13")).toThrow();
+  });
+
+  it("keeps years under 100 as they are (Date.UTC would make 0050 into 1950)", () => {
+    expect(monthBounds("0050-03").from.toISOString()).toBe("0050-03-01T00:00:00.000Z");
+    expect(addMonths("0099-12", 1)).toBe("0100-01");
+  });
+
+  it("the API's month accepts 2000-01 to 2100-12 only, with a clear message", () => {
+    expect(monthSchema.safeParse("2000-01").success).toBe(true);
+    expect(monthSchema.safeParse("2100-12").success).toBe(true);
+    for (const m of ["9999-12", "0000-01", "0099-12", "1999-12", "2101-01"]) {
+      const r = monthSchema.safeParse(m);
+      expect(r.success, m).toBe(false);
+      expect(r.error?.issues[0]?.message).toBe("month must be between 2000-01 and 2100-12");
+    }
   });
 });
 
@@ -156,11 +172,31 @@ describe("buildMonthCosts", () => {
       priced: "yes",
     });
     expect(rows[2]).toMatchObject({ cost: "", idle_cost: "", priced: "no" });
-    const text = stringify(rows, { header: true, columns: [...CSV_COLUMNS] });
+    const text = costsCsv(costs.instances, "USD");
     const lines = text.trim().split("\n");
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe(CSV_COLUMNS.join(","));
     expect(hoursDecimal(1)).toBe("0.00");
     expect(hoursDecimal(3599 * 100)).toBe("99.97");
+  });
+
+  it("neutralises spreadsheet formulas in text cells and keeps numbers numeric", () => {
+    const evil = costs.instances.map((r, i) => ({
+      ...r,
+      hostname: ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", "@SUM(1)"][i] ?? r.hostname,
+      team: "-2+3",
+      project: "\tproj",
+    }));
+    const [header, ...lines] = costsCsv(evil, "USD").trim().split("\n");
+    expect(header).toBe(CSV_COLUMNS.join(","));
+    const cells = parse(lines.join("\n")) as string[][];
+    expect(cells.map((c) => c[2])).toEqual([
+      '\'=HYPERLINK("http://x","y")',
+      "'+cmd|' /C calc'!A0",
+      "'@SUM(1)",
+    ]);
+    expect(cells.every((c) => c[7] === "'-2+3" && c[8] === "'\tproj")).toBe(true);
+    // numbers untouched
+    expect(cells[0]?.slice(9, 14)).toEqual(["1.50", "12.00", "USD", "33.772003", "1.000001"]);
   });
 });

@@ -1,3 +1,4 @@
+import { stringify } from "csv-stringify/sync";
 import { microsToDecimal } from "@/lib/format/money.ts";
 import type { CostInstanceRow } from "@/lib/zod/schemas/costs.ts";
 
@@ -49,4 +50,18 @@ export function toCsvRows(rows: readonly CostInstanceRow[], currency: string): C
     idle_cost: r.priced === "no" ? "" : microsToDecimal(r.idleMicros),
     priced: r.priced,
   }));
+}
+
+/**
+ * The CSV text. Host names, teams, projects and regions come from exporter labels, so a cell
+ * starting with =, +, -, @, tab or CR is prefixed with ' (csv-stringify's escape_formulas) and a
+ * spreadsheet shows it as text instead of running it. The number columns never start with one of
+ * those (money and hours are never negative here), so they stay numeric.
+ */
+export function costsCsv(rows: readonly CostInstanceRow[], currency: string): string {
+  return stringify(toCsvRows(rows, currency), {
+    header: true,
+    columns: [...CSV_COLUMNS],
+    escape_formulas: true,
+  });
 }

@@ -8,8 +8,15 @@ function parts(month: string): { year: number; index: number } {
   return { year: Number(m[1]), index: Number(m[2]) - 1 };
 }
 
+/** Date.UTC maps years 0-99 to 1900-1999; this does not. */
+function utc(year: number, index: number): Date {
+  const d = new Date(Date.UTC(2000, 0, 1));
+  d.setUTCFullYear(year, index, 1);
+  return d;
+}
+
 function format(year: number, index: number): string {
-  const d = new Date(Date.UTC(year, index, 1));
+  const d = utc(year, index);
   return `${d.getUTCFullYear().toString().padStart(4, "0")}-${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
 }
 
@@ -20,7 +27,7 @@ export function monthOf(at: Date): string {
 /** [from, to): the month's first instant and the next month's first instant, UTC. */
 export function monthBounds(month: string): { from: Date; to: Date } {
   const { year, index } = parts(month);
-  return { from: new Date(Date.UTC(year, index, 1)), to: new Date(Date.UTC(year, index + 1, 1)) };
+  return { from: utc(year, index), to: utc(year, index + 1) };
 }
 
 export function addMonths(month: string, delta: number): string {

@@ -43,9 +43,20 @@ describe("errorResponse", () => {
     expect(errorResponse(new NotFoundError("instance h1")).status).toBe(404);
     expect(errorResponse(new SourceUnavailableError(new Error("down"))).status).toBe(503);
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
-    const boom = errorResponse(new Error("boom"));
+    const boom = errorResponse(
+      new Error("SqliteError: no such table: UsageHour (file /srv/gpufleet/data/gpufleet.db)"),
+    );
     expect(boom.status).toBe(500);
-    expect(((await boom.json()) as { error: string }).error).toContain("boom");
+    const error = ((await boom.json()) as { error: string }).error;
+    // the internals go to the log under a reference, never to the caller
+    expect(error).toMatch(
+      /^internal error \(reference [0-9a-f]{8}; the details are in the server log\)$/,
+    );
+    expect(error).not.toMatch(/sqlite|UsageHour|\/srv/i);
+    const logged = spy.mock.calls.map((c) => c.map(String).join(" ")).join("\n");
+    const ref = /reference ([0-9a-f]{8})/.exec(error)?.[1] ?? "none";
+    expect(logged).toContain(`internal error ${ref}`);
+    expect(logged).toContain("no such table");
     spy.mockRestore();
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { authenticate, actorAllows, actorLabel, type Actor } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
@@ -55,9 +56,13 @@ export function errorResponse(e: unknown): Response {
   if (e instanceof BadRequestError) return json(errorBody(e.message, e.issues), { status: 400 });
   if (e instanceof NotFoundError) return json(errorBody(e.message), { status: 404 });
   if (e instanceof SourceUnavailableError) return json(errorBody(e.message), { status: 503 });
-  console.error("[api]", e);
-  const message = e instanceof Error ? e.message : String(e);
-  return json(errorBody(`internal error: ${message}`), { status: 500 });
+  // The store's or a library's message can name tables, files and addresses: it goes to the
+  // server log under a reference the caller can quote, never into the answer.
+  const ref = randomUUID().slice(0, 8);
+  console.error(`[api] internal error ${ref}:`, e);
+  return json(errorBody(`internal error (reference ${ref}; the details are in the server log)`), {
+    status: 500,
+  });
 }
 
 type Handler<C> = (req: Request, ctx: C) => Promise<Response>;

@@ -1,22 +1,32 @@
 import "server-only";
+import { hostIdsInScope, type TeamScope } from "../../auth/scope.ts";
 import { db as defaultDb, type Db } from "../../db.ts";
 import { NotFoundError } from "../../fleet/errors.ts";
 import type { RuleDto, RuleList } from "../../zod/schemas/rule.ts";
 import { ruleDto } from "./rule-dto.ts";
 
-async function openCounts(client: Db): Promise<Map<string, number>> {
+/** Open alerts per rule, counted over the scope's hosts only (a team-limited user sees no
+ * fleet-wide alert and no other team's, so their counts must not include them either). */
+async function openCounts(client: Db, scope: TeamScope): Promise<Map<string, number>> {
+  const ids = await hostIdsInScope(client, scope);
   const rows = await client.alert.groupBy({
     by: ["ruleId"],
-    where: { state: { in: ["firing", "acknowledged"] } },
+    where: {
+      state: { in: ["firing", "acknowledged"] },
+      ...(ids === null ? {} : { hostId: { in: ids } }),
+    },
     _count: { _all: true },
   });
   return new Map(rows.map((r) => [r.ruleId, r._count._all]));
 }
 
-export async function listRules(client: Db = defaultDb): Promise<RuleList> {
+export async function listRules(
+  client: Db = defaultDb,
+  scope: TeamScope = null,
+): Promise<RuleList> {
   const [rows, open] = await Promise.all([
     client.alertRule.findMany({ orderBy: [{ kind: "asc" }, { createdAt: "asc" }] }),
-    openCounts(client),
+    openCounts(client, scope),
   ]);
   return {
     rules: rows.flatMap((r) => {
@@ -26,9 +36,13 @@ export async function listRules(client: Db = defaultDb): Promise<RuleList> {
   };
 }
 
-export async function getRule(id: string, client: Db = defaultDb): Promise<RuleDto> {
+export async function getRule(
+  id: string,
+  client: Db = defaultDb,
+  scope: TeamScope = null,
+): Promise<RuleDto> {
   const row = await client.alertRule.findUnique({ where: { id } });
-  const dto = row ? ruleDto(row, (await openCounts(client)).get(id) ?? 0) : null;
+  const dto = row ? ruleDto(row, (await openCounts(client, scope)).get(id) ?? 0) : null;
   if (!dto) throw new NotFoundError(`rule ${id}`);
   return dto;
 }

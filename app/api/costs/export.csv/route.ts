@@ -1,6 +1,5 @@
-import { stringify } from "csv-stringify/sync";
 import { teamScope } from "@/lib/auth/scope.ts";
-import { CSV_COLUMNS, toCsvRows } from "@/lib/costs/csv.ts";
+import { costsCsv } from "@/lib/costs/csv.ts";
 import { getCostMonth } from "@/lib/costs/get-cost-month.ts";
 import { monthOf } from "@/lib/costs/month.ts";
 import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
@@ -9,10 +8,7 @@ import { handle, parseQuery } from "../../_lib/handle.ts";
 export const GET = handle("costs:read", async (req: Request, _ctx: unknown, actor) => {
   const { month = monthOf(new Date()) } = parseQuery(monthQuerySchema, req.url);
   const costs = await getCostMonth(month, { scope: teamScope(actor) });
-  const body = stringify(toCsvRows(costs.instances, costs.currency), {
-    header: true,
-    columns: [...CSV_COLUMNS],
-  });
+  const body = costsCsv(costs.instances, costs.currency);
   return new Response(body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
