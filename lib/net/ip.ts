@@ -93,6 +93,7 @@ const RANGES: readonly Range[] = [
   range("169.254.169.254/32", "metadata"), // AWS, GCP, Azure, OCI, DigitalOcean, …
   range("fd00:ec2::254/128", "metadata"), // AWS over IPv6
   range("100.100.100.200/32", "metadata"), // Alibaba Cloud
+  range("168.63.129.16/32", "metadata"), // Azure WireServer (VM agent, DHCP, DNS, health probes)
   range("169.254.0.0/16", "link-local"),
   range("fe80::/10", "link-local"),
   range("0.0.0.0/8", "unspecified"), // "this network": 0.0.0.0 reaches this machine

@@ -31,6 +31,8 @@ const REFUSED: [string, RegExp][] = [
   ["http://169.254.169.254.:8080/", /cloud metadata/],
   ["http://[fd00:ec2::254]/", /^fd00:ec2::254 is a cloud metadata address$/],
   ["http://100.100.100.200/latest/", /cloud metadata/],
+  ["http://168.63.129.16/machine?comp=goalstate", /^168\.63\.129\.16 is a cloud metadata address$/],
+  ["http://[::ffff:168.63.129.16]:32526/", /cloud metadata/],
   ["http://169.254.10.1:8080/", /^169\.254\.10\.1 is a link-local address$/],
   ["http://[fe80::abcd]:9000/", /link-local/],
   ["http://0.0.0.0:8080/", /unspecified/],

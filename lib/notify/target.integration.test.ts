@@ -1,14 +1,16 @@
+import { createServer, type AddressInfo, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { InvalidInputError } from "../alerts/errors.ts";
 import type { Db } from "../db.ts";
 import { env } from "../env.ts";
+import { freePort } from "../testing/prometheus.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { channelInputSchema } from "../zod/schemas/channel.ts";
 import { deliverDue } from "./deliver.ts";
 import { enqueueNotifications } from "./enqueue.ts";
 import { createChannel, updateChannel } from "./save-channel.ts";
-import type { Sender } from "./send.ts";
-import { testChannel } from "./test-channel.ts";
+import { postJson, type Sender } from "./send.ts";
+import { NO_HTTP_ANSWER, testChannel } from "./test-channel.ts";
 
 // Webhook targets are checked when a channel is saved, before every delivery and before the test
 // button's POST. Refused targets are literal addresses, so nothing here reaches the network.
@@ -156,5 +158,29 @@ describe("the test button", () => {
     const allowed = await testChannel(channel.id, { client: db, send, allowPrivate: allow });
     expect(allowed.ok).toBe(true);
     expect(send.mock.calls[0]?.[2].allowPrivate).toBe(true);
+  });
+
+  it("answers the same for a closed port, a silent one and a non-HTTP one", async () => {
+    const closed = await freePort();
+    const silent = createServer(() => {}); // accepts, never answers
+    const garbage = createServer((s) => s.end("SSH-2.0-OpenSSH_9.2\r\n"));
+    await Promise.all(
+      [silent, garbage].map((srv) => new Promise<void>((r) => srv.listen(0, "127.0.0.1", r))),
+    );
+    const port = (srv: Server) => (srv.address() as AddressInfo).port;
+    try {
+      const answers = [];
+      for (const p of [closed, port(silent), port(garbage)]) {
+        const { channel } = await queued(`http://127.0.0.1:${p}/hook`);
+        const send: Sender = (url, body, opts) => postJson(url, body, { ...opts, timeoutMs: 500 });
+        answers.push(await testChannel(channel.id, { client: db, send, allowPrivate: allow }));
+      }
+      expect(answers).toEqual(
+        Array(3).fill({ ok: false, httpStatus: null, error: NO_HTTP_ANSWER, durationMs: 0 }),
+      );
+    } finally {
+      silent.close();
+      garbage.close();
+    }
   });
 });

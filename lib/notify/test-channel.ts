@@ -66,6 +66,11 @@ export async function testChannel(
     timeoutMs: DEFAULT_DELIVERY.timeoutMs,
     allowPrivate: target.allowPrivate,
   });
+  // Without an HTTP answer, one message and no duration: "refused" vs "timed out" vs "reset"
+  // would tell an admin which ports are open on an internal address (a blind port scan).
+  if (!r.ok && r.httpStatus === null) {
+    return { ok: false, httpStatus: null, error: NO_HTTP_ANSWER, durationMs: 0 };
+  }
   return {
     ok: r.ok,
     httpStatus: r.httpStatus,
@@ -73,3 +78,6 @@ export async function testChannel(
     durationMs: r.durationMs,
   };
 }
+
+export const NO_HTTP_ANSWER =
+  "no HTTP answer from the target (refused, reset, timed out or not HTTP: the test does not say which)";
