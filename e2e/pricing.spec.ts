@@ -1,8 +1,9 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 // Finance prices the demo's unpriced on-prem DGX from the fleet page: its "unpriced" mark opens a
 // price form filled in from the host, the saved price shows in the catalogue and the fleet's burn
-// grows by exactly that price; retiring it makes the host unpriced again. The test leaves the
+// grows by exactly that price; re-pricing the month prices its past hours exactly as previewed;
+// retiring the price and re-pricing again makes it unpriced as before. The test leaves the
 // catalogue as it found it (the other specs expect the DGX unpriced).
 
 test.use({ storageState: "test-results/.auth/finance.json" });
@@ -13,6 +14,56 @@ async function burn(request: APIRequestContext): Promise<Burn> {
   const res = await request.get("/api/fleet");
   expect(res.ok()).toBe(true);
   return ((await res.json()) as { burn: Burn }).burn;
+}
+
+type CostMonth = {
+  totalMicros: string;
+  dataTo: string | null;
+  instances: { instanceType: string; priced: string }[];
+};
+
+async function costMonth(request: APIRequestContext): Promise<CostMonth> {
+  const res = await request.get("/api/costs");
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as CostMonth;
+}
+
+/**
+ * Previews and applies a re-pricing of the current month on /settings. Returns the previewed
+ * totals and whether the DGX's hours are priced after it; checks that the month's total is then
+ * exactly the previewed one (unless a ledger hour closed meanwhile, which adds to it).
+ */
+async function reprice(
+  page: Page,
+  request: APIRequestContext,
+): Promise<{ oldMicros: bigint; newMicros: bigint; dgxPriced: string | undefined }> {
+  const panel = page.getByTestId("reprice-panel");
+  // a ledger hour closing between preview and apply makes the app ask for a new preview
+  for (let attempt = 0; ; attempt++) {
+    const before = await costMonth(request);
+    await panel.getByTestId("reprice-preview").click();
+    const oldTotal = panel.getByTestId("reprice-old-total");
+    const newTotal = panel.getByTestId("reprice-new-total");
+    await expect(newTotal).toBeVisible();
+    const oldMicros = BigInt((await oldTotal.getAttribute("data-micros")) ?? "x");
+    const newMicros = BigInt((await newTotal.getAttribute("data-micros")) ?? "x");
+    await panel.getByTestId("reprice-apply").click();
+    const done = await expect(panel.getByTestId("reprice-result"))
+      .toBeVisible({ timeout: 30_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (done) {
+      const after = await costMonth(request);
+      if (after.dataTo === before.dataTo) {
+        expect(BigInt(before.totalMicros)).toBe(oldMicros);
+        expect(BigInt(after.totalMicros)).toBe(newMicros);
+      }
+      const dgx = after.instances.find((r) => r.instanceType === "dgx-a100");
+      return { oldMicros, newMicros, dgxPriced: dgx?.priced };
+    }
+    const error = await panel.getByTestId("reprice-error").innerText();
+    if (attempt > 0 || !/preview again/i.test(error)) throw new Error(error);
+  }
 }
 
 async function retireE2ePrices(request: APIRequestContext): Promise<void> {
@@ -81,6 +132,12 @@ test.describe("pricing catalogue", () => {
         unpricedHosts: before.unpricedHosts - 1,
       });
 
+    // the hours already in the ledger stay unpriced until finance re-prices the month: the
+    // preview shows the totals, applying writes exactly the previewed total
+    const applied = await reprice(page, request);
+    expect(applied.newMicros).toBeGreaterThan(applied.oldMicros);
+    expect(applied.dgxPriced).toBe("yes");
+
     // retire it: asked twice, then the row leaves the catalogue and the host is unpriced again
     await saved.getByTestId("price-retire").click();
     await saved.getByTestId("price-retire").click();
@@ -91,6 +148,11 @@ test.describe("pricing catalogue", () => {
       page.locator('[data-testid="pricing-row"][data-type="dgx-a100"][data-retired="yes"]'),
     ).toHaveCount(1);
     await expect.poll(async () => (await burn(request)).unpricedHosts).toBe(before.unpricedHosts);
+
+    // and re-pricing again makes its hours unpriced as before (the other specs expect that)
+    const restored = await reprice(page, request);
+    expect(restored.newMicros).toBeLessThan(restored.oldMicros);
+    expect(restored.dgxPriced).toBe("no");
   });
 
   test("the costs page lists hosts with no price now, each linked to the form", async ({

@@ -3,6 +3,7 @@
 import { BudgetsPanel } from "./budgets-panel.tsx";
 import { ChannelsPanel } from "./channels-panel.tsx";
 import { PricingPanel } from "./pricing-panel.tsx";
+import { RepricePanel } from "./reprice-panel.tsx";
 import { RulesPanel } from "./rules-panel.tsx";
 
 /** Budgets and the pricing catalogue for finance and admins; rules and channels for admins only. */
@@ -33,6 +34,7 @@ export function SettingsView({
         {rules && <RulesPanel />}
         <BudgetsPanel />
         <PricingPanel canWrite={pricing} />
+        {pricing ? <RepricePanel /> : null}
         {channels && <ChannelsPanel />}
       </div>
     </>

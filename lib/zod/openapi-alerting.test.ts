@@ -19,6 +19,7 @@ describe("OpenAPI: alerting and pricing routes", () => {
       [
         "GET /api/alerts",
         "POST /api/alerts/evaluate",
+        "POST /api/alerts/bulk",
         "GET /api/alerts/{id}",
         "POST /api/alerts/{id}/acknowledge",
         "POST /api/alerts/{id}/snooze",
@@ -42,6 +43,7 @@ describe("OpenAPI: alerting and pricing routes", () => {
         "POST /api/pricing",
         "PATCH /api/pricing/{id}",
         "POST /api/pricing/{id}/retire",
+        "POST /api/pricing/reprice",
       ].sort(),
     );
   });
@@ -51,6 +53,8 @@ describe("OpenAPI: alerting and pricing routes", () => {
     expect(names).toEqual(["state", "kind", "team", "project", "hostId", "limit"]);
     expect(doc.paths["/api/budgets"]?.post?.requestBody).toBeDefined();
     expect(doc.components.schemas.AlertList).toBeDefined();
+    expect(doc.paths["/api/alerts/bulk"]?.post?.requestBody).toBeDefined();
+    expect(doc.components.schemas.AlertBulkResult).toBeDefined();
     expect(doc.components.schemas.RecommendationList).toBeDefined();
     expect(() => JSON.stringify(doc)).not.toThrow();
   });

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import {
   acknowledgeInputSchema,
+  alertBulkInputSchema,
+  alertBulkResultSchema,
   alertDetailSchema,
   alertListQuerySchema,
   alertListSchema,
@@ -37,6 +39,7 @@ import {
   pricingListSchema,
   pricingRowSchema,
 } from "./schemas/pricing.ts";
+import { repriceRequestSchema, repriceResultSchema } from "./schemas/reprice.ts";
 import { ruleInputSchema, ruleListSchema, ruleSchema, ruleUpdateSchema } from "./schemas/rule.ts";
 
 // OpenAPI paths of the alerting API (alerts, recommendations, rules, budgets, channels) and of the
@@ -147,6 +150,14 @@ export function alertingPaths(): JsonObject {
         responses: { "200": ok("EvaluateResult") },
       },
     },
+    "/api/alerts/bulk": {
+      post: {
+        summary:
+          "Acknowledge, snooze (minutes) or resolve up to 500 alerts at once. Each alert is acted on as its own route would, with its own result: one in the wrong state, unknown, or outside a team-limited user's teams (reported as not found) fails alone. One audit entry names every id",
+        requestBody: body(alertBulkInputSchema),
+        responses: { "200": ok("AlertBulkResult"), ...bad },
+      },
+    },
     "/api/alerts/{id}": {
       get: {
         summary: "One alert with its state history and notifications (per attempt)",
@@ -251,6 +262,14 @@ export function alertingPaths(): JsonObject {
         responses: { "200": ok("PricingRow"), ...missing, ...conflict },
       },
     },
+    "/api/pricing/reprice": {
+      post: {
+        summary:
+          "Re-price a month's ledger hours with the catalogue in force (finance, fleet-wide). Without apply it previews the old and new totals and writes nothing; with apply and the previewed new total it writes (409 when prices changed since the preview). A closed month needs reopen: true; audited",
+        requestBody: body(repriceRequestSchema),
+        responses: { "200": ok("RepriceResult"), ...bad, ...conflict },
+      },
+    },
     "/api/channels": channels.collection,
     "/api/channels/{id}": channels.item,
     "/api/channels/{id}/test": {
@@ -268,6 +287,7 @@ export function alertingSchemas(): JsonObject {
     AlertList: schemaOf(alertListSchema),
     AlertDetail: schemaOf(alertDetailSchema),
     EvaluateResult: schemaOf(evaluateResultSchema),
+    AlertBulkResult: schemaOf(alertBulkResultSchema),
     RecommendationList: schemaOf(recommendationListSchema),
     Recommendation: schemaOf(recommendationSchema),
     RecomputeResult: schemaOf(recomputeResultSchema),
@@ -277,6 +297,7 @@ export function alertingSchemas(): JsonObject {
     Budget: schemaOf(budgetSchema),
     PricingList: schemaOf(pricingListSchema),
     PricingRow: schemaOf(pricingRowSchema),
+    RepriceResult: schemaOf(repriceResultSchema),
     ChannelList: schemaOf(channelListSchema),
     Channel: schemaOf(channelSchema),
     ChannelTestResult: schemaOf(channelTestResultSchema),

@@ -1,0 +1,256 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { monthLabel, monthOf } from "@/lib/costs/month.ts";
+import { formatMoney } from "@/lib/format/money.ts";
+import { costQueries } from "@/lib/queries/costs.ts";
+import { fleetQueries } from "@/lib/queries/fleet.ts";
+import { sendJson } from "@/lib/queries/settings-send.ts";
+import { repriceResultSchema, type RepriceResultDto } from "@/lib/zod/schemas/reprice.ts";
+
+// Ledger hours keep the price they were written with; this panel re-prices a month with today's
+// catalogue, always through a preview first. The apply sends the previewed new total, so the
+// server refuses (409) if prices or usage changed in between: preview again.
+
+const REPRICE_URL = "/api/pricing/reprice";
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** "+$12.50" / "-$3.00" / "$0.00" */
+function signedMoney(micros: string, currency: string): string {
+  const v = BigInt(micros);
+  return `${v > 0n ? "+" : ""}${formatMoney(v, currency)}`;
+}
+
+function safeLabel(month: string): string {
+  return MONTH.test(month) ? monthLabel(month) : month;
+}
+
+export function RepricePanel() {
+  const client = useQueryClient();
+  const [current] = useState(() => monthOf(new Date()));
+  const [month, setMonth] = useState(current);
+  const [reopen, setReopen] = useState(false);
+  const [preview, setPreview] = useState<RepriceResultDto | null>(null);
+  const [result, setResult] = useState<RepriceResultDto | null>(null);
+
+  const previewMut = useMutation({
+    mutationFn: (m: string) => sendJson("POST", REPRICE_URL, { month: m }, repriceResultSchema),
+    onSuccess: (p) => {
+      setPreview(p);
+      setResult(null);
+    },
+  });
+  const applyMut = useMutation({
+    mutationFn: (p: RepriceResultDto) =>
+      sendJson(
+        "POST",
+        REPRICE_URL,
+        {
+          month: p.month,
+          apply: true,
+          expectedNewTotalMicros: p.newTotalMicros,
+          ...(p.closed ? { reopen: true } : {}),
+        },
+        repriceResultSchema,
+      ),
+    onSuccess: (r) => {
+      setResult(r);
+      setPreview(null);
+      setReopen(false);
+      void client.invalidateQueries({ queryKey: costQueries.all() });
+      void client.invalidateQueries({ queryKey: fleetQueries.all() });
+    },
+  });
+
+  const choose = (m: string) => {
+    setMonth(m);
+    setPreview(null);
+    setResult(null);
+    setReopen(false);
+    previewMut.reset();
+    applyMut.reset();
+  };
+
+  const closed = preview ? preview.closed : MONTH.test(month) && month < current;
+  const label = safeLabel(month);
+  const error = previewMut.error ?? applyMut.error;
+  const canApply =
+    preview !== null &&
+    preview.hours.changed > 0 &&
+    (!preview.closed || reopen) &&
+    !applyMut.isPending &&
+    !previewMut.isPending;
+
+  return (
+    <section className="panel" aria-labelledby="reprice-title" data-testid="reprice-panel">
+      <div className="panel-head">
+        <h2 id="reprice-title">Re-price a month</h2>
+        <span className="muted small">
+          ledger hours keep the price they were written with; re-pricing applies today&apos;s
+          catalogue to a whole UTC month, after a preview
+        </span>
+      </div>
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (MONTH.test(month)) previewMut.mutate(month);
+        }}
+      >
+        <label className="field">
+          Month (UTC)
+          <input
+            type="month"
+            value={month}
+            min="2000-01"
+            max={current}
+            onChange={(e) => choose(e.target.value)}
+            data-testid="reprice-month"
+          />
+        </label>
+        <div className="form-actions">
+          <button
+            type="submit"
+            disabled={!MONTH.test(month) || previewMut.isPending || applyMut.isPending}
+            data-testid="reprice-preview"
+          >
+            {previewMut.isPending ? "Previewing…" : "Preview"}
+          </button>
+        </div>
+      </form>
+
+      {error ? (
+        <p className="banner error" role="alert" data-testid="reprice-error">
+          <strong>{applyMut.error ? "Not re-priced" : "No preview"}</strong> {error.message}
+        </p>
+      ) : null}
+
+      {result ? (
+        <p className="banner ok" role="status" data-testid="reprice-result">
+          <strong>Re-priced {safeLabel(result.month)}</strong>
+          {formatMoney(result.oldTotalMicros, result.currency)} →{" "}
+          {formatMoney(result.newTotalMicros, result.currency)} ({result.hours.changed} hours,{" "}
+          {result.rowsChanged} ledger rows changed
+          {result.reopened ? "; the month was reopened" : ""})
+        </p>
+      ) : null}
+
+      {preview ? <PreviewBody p={preview} /> : null}
+
+      {preview && closed ? (
+        <div className="banner" data-testid="reprice-closed">
+          <strong>Closed month</strong>
+          <span>
+            {label} is closed: its figures may already have been billed or reported. Re-pricing it
+            changes them.{" "}
+            <label>
+              <input
+                type="checkbox"
+                checked={reopen}
+                onChange={(e) => setReopen(e.target.checked)}
+                data-testid="reprice-reopen"
+              />{" "}
+              Reopen {label} (it was closed as billed)
+            </label>
+          </span>
+        </div>
+      ) : null}
+
+      {preview && preview.hours.changed > 0 ? (
+        <div className="form-actions">
+          <button
+            type="button"
+            className="primary"
+            disabled={!canApply}
+            onClick={() => applyMut.mutate(preview)}
+            data-testid="reprice-apply"
+          >
+            {applyMut.isPending ? "Re-pricing…" : `Re-price ${label}`}
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function PreviewBody({ p }: { p: RepriceResultDto }) {
+  const c = p.currency;
+  return (
+    <div data-testid="reprice-summary">
+      <div className="stats" aria-label="Re-pricing preview">
+        <div className="stat">
+          <div className="stat-label">Total as written</div>
+          <div
+            className="stat-value"
+            data-testid="reprice-old-total"
+            data-micros={p.oldTotalMicros}
+          >
+            {formatMoney(p.oldTotalMicros, c)}
+          </div>
+        </div>
+        <div className="stat">
+          <div className="stat-label">Total with today&apos;s prices</div>
+          <div
+            className="stat-value"
+            data-testid="reprice-new-total"
+            data-micros={p.newTotalMicros}
+          >
+            {formatMoney(p.newTotalMicros, c)}
+          </div>
+        </div>
+        <div className="stat">
+          <div className="stat-label">Difference</div>
+          <div className="stat-value" data-testid="reprice-delta" data-micros={p.deltaMicros}>
+            {signedMoney(p.deltaMicros, c)}
+          </div>
+        </div>
+      </div>
+      <p className="muted small" data-testid="reprice-counts">
+        {p.hours.changed} of {p.hours.total} host-hours change ({p.rowsChanged} ledger rows);{" "}
+        {p.hours.newlyPriced} become priced, {p.hours.newlyUnpriced} become unpriced
+        {p.hours.unpricedAfter > 0 ? `; ${p.hours.unpricedAfter} stay without a price` : ""}.
+      </p>
+      {p.hours.changed === 0 ? (
+        <p className="muted">
+          Nothing to re-price: every hour of {safeLabel(p.month)} already has today&apos;s price.
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table className="data" data-testid="reprice-hosts">
+            <thead>
+              <tr>
+                <th>Host</th>
+                <th>Instance type</th>
+                <th>Pricing model</th>
+                <th className="num">Hours changed</th>
+                <th className="num">Before</th>
+                <th className="num">After</th>
+                <th className="num">Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.hosts.map((h) => (
+                <tr key={`${h.hostId}|${h.instanceType}|${h.pricingModel}`}>
+                  <td>{h.hostname}</td>
+                  <td>{h.instanceType}</td>
+                  <td>{h.pricingModel.replace(/_/g, "-")}</td>
+                  <td className="num">{h.hoursChanged}</td>
+                  <td className="num">{formatMoney(h.oldMicros, c)}</td>
+                  <td className="num">{formatMoney(h.newMicros, c)}</td>
+                  <td className="num">{signedMoney(h.deltaMicros, c)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {p.hostsChanged > p.hosts.length ? (
+            <p className="muted small">
+              The {p.hosts.length} largest changes of {p.hostsChanged} hosts.
+            </p>
+          ) : null}
+        </div>
+      )}
+    </div>
+  );
+}

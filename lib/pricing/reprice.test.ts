@@ -1,0 +1,589 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConflictError, InvalidInputError } from "@/lib/alerts/errors.ts";
+import { GIB, gpu } from "@/lib/cost/ledger-fixtures.ts";
+import { computeHostHour, toUsageHourData } from "@/lib/cost/ledger-math.ts";
+import type { GpuSample, HostAttribution, HostSample, LedgerRow } from "@/lib/cost/ledger-types.ts";
+import { sumMicros } from "@/lib/cost/money.ts";
+import type { Db } from "@/lib/db.ts";
+import { makeTestDb } from "@/lib/testing/test-db.ts";
+import { loadPriceRows } from "./catalogue-db.ts";
+import { lookupPrice, type PriceLookup } from "./lookup.ts";
+import { retirePrice, updatePrice } from "./manage.ts";
+import {
+  applyReprice,
+  previewReprice,
+  repriceHostHour,
+  type RepricedRow,
+  type StoredLedgerRow,
+} from "./reprice.ts";
+
+const HOUR_MS = 3_600_000;
+
+/** A small deterministic PRNG (mulberry32), so a failing case can be replayed from its seed. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const priced = (usdPerHourMicros: bigint): PriceLookup => ({
+  priced: true,
+  usdPerHourMicros,
+  currency: "USD",
+  gpuModel: "A100",
+  gpuCount: 8,
+  gpuMemoryBytes: 40n * BigInt(GIB),
+  region: "*",
+  effectiveFrom: new Date("2020-01-01T00:00:00Z"),
+  source: "test",
+  note: null,
+});
+const UNPRICED: PriceLookup = {
+  priced: false,
+  missing: "instance_type",
+  reason: "no catalogue price for test",
+};
+
+const attribution = (over: Partial<HostAttribution> = {}): HostAttribution => ({
+  provider: "testcloud",
+  instanceType: "tc.8gpu",
+  region: "r1",
+  pricingModel: "on_demand",
+  team: "ml",
+  project: "llm",
+  ...over,
+});
+
+const stored = (rows: readonly LedgerRow[]): StoredLedgerRow[] =>
+  rows.map((r) => ({
+    gpuKey: r.gpuKey,
+    parentKey: r.parentUuid,
+    upSeconds: r.upSeconds,
+    idleSeconds: r.idleSeconds,
+    memTotalBytes: r.memTotalBytes,
+    priced: r.priced,
+    costMicros: r.costMicros,
+    idleCostMicros: r.idleCostMicros,
+    currency: r.currency,
+  }));
+
+const money = (rows: readonly RepricedRow[]) =>
+  rows.map((r) => ({
+    gpuKey: r.gpuKey,
+    costMicros: r.costMicros,
+    idleCostMicros: r.idleCostMicros,
+    priced: r.priced,
+    currency: r.currency,
+  }));
+
+/**
+ * A random host-hour: 0-4 GPUs, some in MIG mode with 1-3 slices (declared fractions or not,
+ * a parent that does or does not report itself), scrapes failing now and then, GPUs going idle.
+ */
+function randomHour(
+  next: () => number,
+  hourStart: Date,
+  opts: { declaredFractions: boolean },
+): HostSample[] {
+  const int = (n: number) => Math.floor(next() * n);
+  const gpus: {
+    uuid: string;
+    slices: { uuid: string; k: number; mem: number }[];
+    silent: boolean;
+  }[] = Array.from({ length: int(5) }, (_, i) => {
+    const mig = next() < 0.4;
+    let left = 7;
+    const slices = mig
+      ? Array.from({ length: 1 + int(3) }, (_, j) => {
+          const k = Math.max(1, Math.min(left, 1 + int(3)));
+          left = Math.max(0, left - k);
+          return { uuid: `MIG-${i}-${j}`, k, mem: k * 5 * GIB + int(3) * GIB };
+        }).filter((s) => s.k > 0)
+      : [];
+    return { uuid: `GPU-${int(90) + 10}-${i}`, slices, silent: mig && next() < 0.3 };
+  });
+  const busyUntil = gpus.map(() => int(5400) - 1800);
+  const upFrom = next() < 0.3 ? int(1800) : -1860;
+  const upTo = next() < 0.3 ? 1800 + int(1800) : 3600;
+  const out: HostSample[] = [];
+  for (let s = -1860; s < 3600; s += 60) {
+    const t = new Date(hourStart.getTime() + s * 1000);
+    if (s < upFrom || s >= upTo || next() < 0.05) {
+      out.push({ t, up: false, gpus: [] });
+      continue;
+    }
+    const samples: GpuSample[] = [];
+    gpus.forEach((g, i) => {
+      const idle = s >= (busyUntil[i] ?? 0);
+      if (!g.silent) {
+        samples.push(
+          gpu(g.uuid, idle ? { util: 0, processes: 0, memUsedBytes: 0 } : { util: 0.7 }),
+        );
+      }
+      for (const sl of g.slices) {
+        samples.push(
+          gpu(sl.uuid, {
+            util: null,
+            processes: idle ? 0 : 1,
+            memUsedBytes: idle ? 0 : GIB,
+            memTotalBytes: sl.mem,
+            migParentUuid: g.uuid,
+            ...(opts.declaredFractions ? { migFraction: sl.k / 7 } : {}),
+          }),
+        );
+      }
+    });
+    out.push({ t, up: true, gpus: samples });
+  }
+  return out;
+}
+
+describe("repriceHostHour", () => {
+  const hourStart = new Date("2026-05-04T07:00:00Z");
+  const compute = (samples: HostSample[], price: PriceLookup) =>
+    computeHostHour({
+      hourStart,
+      host: attribution(),
+      price,
+      samples,
+      intervalSeconds: 60,
+    });
+
+  it("changes nothing when an hour is re-priced with the price it was written with", () => {
+    let cases = 0;
+    let migCases = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const next = rng(seed);
+      const samples = randomHour(next, hourStart, { declaredFractions: next() < 0.5 });
+      const price = next() < 0.2 ? UNPRICED : priced(BigInt(Math.floor(next() * 120_000_000)));
+      const rows = compute(samples, price);
+      if (rows.length === 0) continue;
+      cases++;
+      if (rows.some((r) => r.kind === "mig_slice")) migCases++;
+      const again = repriceHostHour(stored(rows), price);
+      expect(money(again), `seed ${seed}`).toEqual(money(rows));
+    }
+    expect(cases).toBeGreaterThan(300);
+    expect(migCases).toBeGreaterThan(50);
+  });
+
+  it("prices an unpriced hour exactly as the ledger would have", () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const next = rng(seed);
+      // without declared fractions the ledger weighs slices by memory, which the rows keep
+      const samples = randomHour(next, hourStart, { declaredFractions: false });
+      const rows = compute(samples, UNPRICED);
+      if (rows.length === 0) continue;
+      const price = priced(BigInt(1 + Math.floor(next() * 120_000_000)));
+      expect(money(repriceHostHour(stored(rows), price)), `seed ${seed}`).toEqual(
+        money(compute(samples, price)),
+      );
+    }
+  });
+
+  it("re-prices a priced hour with the ledger's split: exact sums, MIG within a micro or two", () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const next = rng(seed);
+      const samples = randomHour(next, hourStart, { declaredFractions: true });
+      const before = priced(BigInt(1_000_000 + Math.floor(next() * 100_000_000)));
+      const rows = compute(samples, before);
+      if (rows.length === 0) continue;
+      const after = priced(((before.priced ? before.usdPerHourMicros : 0n) * 3n) / 2n + 7n);
+      const got = repriceHostHour(stored(rows), after);
+      const want = compute(samples, after);
+      const host = got.find((r) => r.gpuKey === "host");
+      expect(host?.costMicros, `seed ${seed}`).toBe(want[0]?.costMicros);
+      const gpuRows = got.filter((r) => r.gpuKey !== "host");
+      if (gpuRows.length > 0) {
+        expect(sumMicros(gpuRows.map((r) => r.costMicros))).toBe(host?.costMicros);
+        expect(sumMicros(gpuRows.map((r) => r.idleCostMicros))).toBe(host?.idleCostMicros);
+      }
+      got.forEach((r, i) => {
+        const w = want[i];
+        expect(r.gpuKey).toBe(w?.gpuKey);
+        const diff = r.costMicros - (w?.costMicros ?? 0n);
+        // physical GPUs split evenly: exact; MIG rows are weighed by their old costs
+        if (!w?.parentUuid && w?.kind !== "mig_parent") expect(diff, `seed ${seed}`).toBe(0n);
+        else expect(diff >= -3n && diff <= 3n, `seed ${seed} ${r.gpuKey} ${diff}`).toBe(true);
+      });
+    }
+  });
+
+  it("splits a MIG parent by memory shares when the hour had no price", () => {
+    const rows: StoredLedgerRow[] = [
+      { ...base("host"), upSeconds: 3600 },
+      { ...base("GPU-a"), memTotalBytes: 100n },
+      { ...base("MIG-1"), parentKey: "GPU-a", memTotalBytes: 50n, idleSeconds: 1800 },
+      { ...base("MIG-2"), parentKey: "GPU-a", memTotalBytes: 20n },
+    ];
+    // 7 $/h: slices weigh 50 % and 20 % of the parent's memory, the parent keeps the other 30 %
+    const got = repriceHostHour(rows, priced(7_000_000n));
+    const row = (gpuKey: string, costMicros: bigint, idleCostMicros: bigint) => ({
+      gpuKey,
+      costMicros,
+      idleCostMicros,
+      priced: true,
+      currency: "USD",
+    });
+    expect(got).toEqual([
+      row("host", 7_000_000n, 1_750_000n),
+      row("GPU-a", 2_100_000n, 0n),
+      row("MIG-1", 3_500_000n, 1_750_000n),
+      row("MIG-2", 1_400_000n, 0n),
+    ]);
+    // a retired price makes it unknown again: cost 0 and the flag, never a silent $0
+    expect(repriceHostHour(rows, UNPRICED).map((r) => [r.costMicros, r.priced])).toEqual(
+      Array(4).fill([0n, false]),
+    );
+  });
+
+  function base(gpuKey: string): StoredLedgerRow {
+    return {
+      gpuKey,
+      parentKey: null,
+      upSeconds: 3600,
+      idleSeconds: 0,
+      memTotalBytes: null,
+      priced: false,
+      costMicros: 0n,
+      idleCostMicros: 0n,
+      currency: "USD",
+    };
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+
+let db: Db;
+
+beforeAll(() => {
+  db = makeTestDb().db;
+});
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+const hours = (first: string, n: number): Date[] =>
+  Array.from({ length: n }, (_, i) => new Date(Date.parse(first) + i * HOUR_MS));
+
+/** Every sample of the ledger window of `hourStart`, up during [upFrom, upTo) seconds. */
+function hourSamples(
+  hourStart: Date,
+  gpus: (s: number) => GpuSample[],
+  up: { from?: number; to?: number } = {},
+): HostSample[] {
+  const out: HostSample[] = [];
+  for (let s = -1860; s < 3600; s += 60) {
+    const t = new Date(hourStart.getTime() + s * 1000);
+    const isUp = s >= (up.from ?? -1860) && s < (up.to ?? 3600);
+    out.push(isUp ? { t, up: true, gpus: gpus(s) } : { t, up: false, gpus: [] });
+  }
+  return out;
+}
+
+async function addHost(hostname: string, attr: HostAttribution): Promise<string> {
+  return (await db.host.create({ data: { hostname, ...attr } })).id;
+}
+
+/** Writes ledger hours as the collector does: computeHostHour with the catalogue as it is now. */
+async function writeHours(
+  hostId: string,
+  attr: HostAttribution,
+  starts: readonly Date[],
+  gpus: (s: number) => GpuSample[],
+  up: { from?: number; to?: number } = {},
+): Promise<void> {
+  const prices = await loadPriceRows(db);
+  for (const hourStart of starts) {
+    const rows = computeHostHour({
+      hourStart,
+      host: attr,
+      price: lookupPrice(prices, { ...attr, at: hourStart }),
+      samples: hourSamples(hourStart, gpus, up),
+      intervalSeconds: 60,
+    });
+    await db.usageHour.createMany({ data: rows.map((r) => toUsageHourData(r, hostId, "test")) });
+  }
+}
+
+async function addPrice(attr: HostAttribution, usdPerHourMicros: bigint): Promise<string> {
+  const row = await db.priceEntry.create({
+    data: {
+      provider: attr.provider,
+      instanceType: attr.instanceType,
+      region: "*",
+      pricingModel: attr.pricingModel,
+      gpuModel: "A100",
+      gpuCount: 2,
+      gpuMemoryBytes: 40n * BigInt(GIB),
+      usdPerHourMicros,
+      effectiveFrom: new Date("2026-01-01T00:00:00Z"),
+      source: "test",
+      sourceDate: "2026-01",
+      origin: "user",
+    },
+  });
+  return row.id;
+}
+
+/** The money columns of every ledger row, for "nothing was written" checks. */
+const ledger = async () =>
+  db.usageHour.findMany({
+    orderBy: [{ hourStart: "asc" }, { hostId: "asc" }, { gpuKey: "asc" }],
+    select: {
+      id: true,
+      hourStart: true,
+      gpuKey: true,
+      costMicros: true,
+      idleCostMicros: true,
+      priced: true,
+      currency: true,
+    },
+  });
+
+const twoGpus = (s: number): GpuSample[] => [
+  gpu("GPU-a", s >= 0 ? { util: 0, processes: 0, memUsedBytes: 0 } : {}),
+  gpu("GPU-b"),
+];
+const migGpu = (): GpuSample[] => [
+  gpu("GPU-m", { memTotalBytes: 40 * GIB }),
+  ...[1, 2, 3].map((k) =>
+    gpu(`MIG-${k}`, {
+      util: null,
+      processes: k === 2 ? 0 : 1,
+      memUsedBytes: 0,
+      memTotalBytes: k * 5 * GIB,
+      migParentUuid: "GPU-m",
+      migFraction: k / 7,
+    }),
+  ),
+];
+
+describe("previewReprice / applyReprice", () => {
+  it("changes nothing for hours written with today's prices, and the preview writes nothing", async () => {
+    const attr = attribution({ instanceType: "tc.same" });
+    await addPrice(attr, 32_772_601n);
+    const id = await addHost("same-1", attr);
+    await writeHours(id, attr, hours("2026-03-01T00:00:00Z", 5), migGpu);
+    await writeHours(id, attr, hours("2026-03-02T00:00:00Z", 3), twoGpus, { from: 0, to: 1234 });
+    const now = new Date("2026-03-20T12:00:00Z");
+    const before = await ledger();
+    const p = await previewReprice(db, { month: "2026-03", now });
+    expect(p).toMatchObject({
+      month: "2026-03",
+      closed: false,
+      applied: false,
+      hours: { total: 8, changed: 0, newlyPriced: 0, newlyUnpriced: 0 },
+      rowsChanged: 0,
+      hostsChanged: 0,
+      hosts: [],
+    });
+    expect(p.newTotalMicros).toBe(p.oldTotalMicros);
+    const applied = await applyReprice(db, {
+      month: "2026-03",
+      now,
+      by: "fin@test.local",
+      expectedNewTotalMicros: p.newTotalMicros,
+    });
+    expect(applied).toMatchObject({ applied: true, rowsChanged: 0, appliedBy: "fin@test.local" });
+    expect(await ledger()).toEqual(before);
+  });
+
+  it("prices hours that had no price once a catalogue row is added", async () => {
+    const attr = attribution({ instanceType: "tc.new" });
+    const id = await addHost("new-1", attr);
+    await writeHours(id, attr, hours("2026-04-03T10:00:00Z", 3), twoGpus);
+    const now = new Date("2026-04-20T00:00:00Z");
+    const start = await previewReprice(db, { month: "2026-04", now });
+    expect(start.hours).toMatchObject({ total: 3, changed: 0, unpricedAfter: 3 });
+
+    await addPrice(attr, 2_000_001n);
+    const before = await ledger();
+    const p = await previewReprice(db, { month: "2026-04", now });
+    expect(await ledger()).toEqual(before);
+    // 3 hours × 2.000001 $/h, all up
+    expect(p).toMatchObject({
+      oldTotalMicros: "0",
+      newTotalMicros: "6000003",
+      deltaMicros: "6000003",
+      hours: { total: 3, changed: 3, newlyPriced: 3, newlyUnpriced: 0, unpricedAfter: 0 },
+      rowsChanged: 9,
+      hostsChanged: 1,
+    });
+    expect(p.hosts).toEqual([
+      {
+        hostId: id,
+        hostname: "new-1",
+        instanceType: "tc.new",
+        pricingModel: "on_demand",
+        oldMicros: "0",
+        newMicros: "6000003",
+        deltaMicros: "6000003",
+        hoursChanged: 3,
+      },
+    ]);
+    const r = await applyReprice(db, {
+      month: "2026-04",
+      now,
+      by: "fin",
+      expectedNewTotalMicros: p.newTotalMicros,
+    });
+    expect(r).toMatchObject({ applied: true, newTotalMicros: "6000003", rowsChanged: 9 });
+
+    // the rows are now exactly what the ledger would write with the new price
+    const prices = await loadPriceRows(db);
+    const rows = await db.usageHour.findMany({
+      where: { hostId: id },
+      orderBy: [{ hourStart: "asc" }, { gpuKey: "asc" }],
+    });
+    for (const hourStart of hours("2026-04-03T10:00:00Z", 3)) {
+      const want = computeHostHour({
+        hourStart,
+        host: attr,
+        price: lookupPrice(prices, { ...attr, at: hourStart }),
+        samples: hourSamples(hourStart, twoGpus),
+        intervalSeconds: 60,
+      }).sort((x, y) => (x.gpuKey < y.gpuKey ? -1 : 1));
+      const got = rows
+        .filter((x) => x.hourStart.getTime() === hourStart.getTime())
+        .sort((x, y) => (x.gpuKey < y.gpuKey ? -1 : 1));
+      expect(money(got)).toEqual(money(want));
+    }
+    // GPU-a low from the hour's start, so idle (30 min later) for 1,800 s: half its share,
+    // 1,000,001 × 1800 / 3600 = 500,000.5 → 500,001 (half-up); GPU-b gets the other 1,000,000
+    expect(
+      rows
+        .filter((x) => x.hourStart.getTime() === Date.parse("2026-04-03T10:00:00Z"))
+        .map((x) => [x.gpuKey, x.costMicros, x.idleCostMicros]),
+    ).toEqual([
+      ["GPU-a", 1_000_001n, 500_001n],
+      ["GPU-b", 1_000_000n, 0n],
+      ["host", 2_000_001n, 500_001n],
+    ]);
+    // a second run finds nothing left to do
+    expect((await previewReprice(db, { month: "2026-04", now })).hours.changed).toBe(0);
+  });
+
+  it("re-prices a corrected price by exactly the hand-computed difference", async () => {
+    const attr = attribution({ instanceType: "tc.fix" });
+    const priceId = await addPrice(attr, 10_000_000n);
+    const id = await addHost("fix-1", attr);
+    const other = await addHost("fix-2", attr);
+    await writeHours(id, attr, hours("2026-05-01T00:00:00Z", 4), twoGpus);
+    // up for the first 1,800 s only: 10 $/h × 1800 / 3600 = 5 $
+    await writeHours(other, attr, hours("2026-05-02T00:00:00Z", 2), migGpu, { to: 1800 });
+    const now = new Date("2026-05-31T23:59:00Z");
+    const old = await previewReprice(db, { month: "2026-05", now });
+    expect(old.oldTotalMicros).toBe(String(4n * 10_000_000n + 2n * 5_000_000n));
+
+    await updatePrice(priceId, { usdPerHour: "12.500001" }, "fin", db);
+    const p = await previewReprice(db, { month: "2026-05", now });
+    // full hours: 12,500,001 each; half hours: 12,500,001 × 1800 / 3600 = 6,250,000.5 → 6,250,001
+    const expected = 4n * 12_500_001n + 2n * 6_250_001n;
+    expect(p).toMatchObject({
+      oldTotalMicros: "50000000",
+      newTotalMicros: String(expected),
+      deltaMicros: String(expected - 50_000_000n),
+      hours: { total: 6, changed: 6, newlyPriced: 0, newlyUnpriced: 0 },
+      hostsChanged: 2,
+    });
+    // largest absolute change first
+    expect(p.hosts.map((h) => [h.hostname, h.deltaMicros])).toEqual([
+      ["fix-1", String(4n * 2_500_001n)],
+      ["fix-2", String(2n * 1_250_001n)],
+    ]);
+
+    // a smaller page size (host-hours cut across pages) gives the same answer
+    const paged = await previewReprice(db, { month: "2026-05", now, pageRows: 7 });
+    expect(paged).toEqual(p);
+
+    const r = await applyReprice(db, {
+      month: "2026-05",
+      now,
+      by: "fin",
+      expectedNewTotalMicros: p.newTotalMicros,
+      pageRows: 5,
+    });
+    expect(r.newTotalMicros).toBe(String(expected));
+    const hostRows = await db.usageHour.findMany({ where: { hostId: other, gpuKey: "host" } });
+    expect(hostRows.map((x) => x.costMicros)).toEqual([6_250_001n, 6_250_001n]);
+    // MIG rows still add up to the host row
+    const gpuRows = await db.usageHour.findMany({
+      where: { hostId: other, gpuKey: { not: "host" } },
+    });
+    expect(sumMicros(gpuRows.map((x) => x.costMicros))).toBe(2n * 6_250_001n);
+    expect((await previewReprice(db, { month: "2026-05", now })).hours.changed).toBe(0);
+  });
+
+  it("makes hours unpriced when their price row is retired", async () => {
+    const attr = attribution({ instanceType: "tc.gone" });
+    const priceId = await addPrice(attr, 3_000_000n);
+    const id = await addHost("gone-1", attr);
+    await writeHours(id, attr, hours("2026-06-10T00:00:00Z", 4), twoGpus);
+    await retirePrice(priceId, "fin", db);
+    const now = new Date("2026-06-15T00:00:00Z");
+    const p = await previewReprice(db, { month: "2026-06", now });
+    expect(p).toMatchObject({
+      oldTotalMicros: "12000000",
+      newTotalMicros: "0",
+      hours: { total: 4, changed: 4, newlyPriced: 0, newlyUnpriced: 4, unpricedAfter: 4 },
+    });
+    await applyReprice(db, { month: "2026-06", now, by: "fin", expectedNewTotalMicros: "0" });
+    const rows = await db.usageHour.findMany({ where: { hostId: id } });
+    expect(rows.every((x) => !x.priced && x.costMicros === 0n && x.idleCostMicros === 0n)).toBe(
+      true,
+    );
+  });
+
+  it("refuses a closed month unless reopened, and future or pre-2000 months", async () => {
+    const attr = attribution({ instanceType: "tc.closed" });
+    const id = await addHost("closed-1", attr);
+    await writeHours(id, attr, hours("2026-07-31T20:00:00Z", 2), twoGpus);
+    await addPrice(attr, 1_000_000n);
+    const now = new Date("2026-08-02T00:00:00Z");
+    const p = await previewReprice(db, { month: "2026-07", now });
+    expect(p).toMatchObject({ closed: true, newTotalMicros: "2000000" });
+    const before = await ledger();
+    const args = { month: "2026-07", now, by: "fin", expectedNewTotalMicros: "2000000" };
+    await expect(applyReprice(db, args)).rejects.toThrow(ConflictError);
+    await expect(applyReprice(db, { ...args, reopen: false })).rejects.toThrow(/closed/);
+    expect(await ledger()).toEqual(before);
+    const r = await applyReprice(db, { ...args, reopen: true });
+    expect(r).toMatchObject({ closed: true, reopened: true, newTotalMicros: "2000000" });
+
+    await expect(previewReprice(db, { month: "2026-09", now })).rejects.toThrow(InvalidInputError);
+    await expect(previewReprice(db, { month: "1999-12", now })).rejects.toThrow(InvalidInputError);
+    await expect(previewReprice(db, { month: "2026-7", now })).rejects.toThrow(InvalidInputError);
+    await expect(applyReprice(db, { ...args, month: "2026-09", reopen: true })).rejects.toThrow(
+      InvalidInputError,
+    );
+  });
+
+  it("refuses a stale expected total and writes nothing", async () => {
+    const attr = attribution({ instanceType: "tc.stale" });
+    const priceId = await addPrice(attr, 4_000_000n);
+    const id = await addHost("stale-1", attr);
+    await writeHours(id, attr, hours("2026-09-05T00:00:00Z", 2), twoGpus);
+    const now = new Date("2026-09-06T00:00:00Z");
+    await updatePrice(priceId, { usdPerHour: "5" }, "fin", db);
+    const p = await previewReprice(db, { month: "2026-09", now });
+    expect(p.newTotalMicros).toBe("10000000");
+    // someone changes the price again between the preview and the apply
+    await updatePrice(priceId, { usdPerHour: "6" }, "fin", db);
+    const before = await ledger();
+    await expect(
+      applyReprice(db, {
+        month: "2026-09",
+        now,
+        by: "fin",
+        expectedNewTotalMicros: p.newTotalMicros,
+      }),
+    ).rejects.toThrow(/preview again/);
+    expect(await ledger()).toEqual(before);
+  });
+});
