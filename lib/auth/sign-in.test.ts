@@ -87,6 +87,61 @@ describe("sign-in", () => {
     expect((await signIn("ada@test.local", PASSWORD)).status).toBe(200);
   }, 30_000);
 
+  it("parallel guesses: exactly five passwords are checked, the rest refused unchecked", async () => {
+    const { LOCK_AFTER } = await import("./throttle.ts");
+    await (
+      await import("./users.ts")
+    ).createUser({
+      email: "dan@test.local",
+      password: PASSWORD,
+      role: "viewer",
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => signIn("dan@test.local", "wrong-password-x")),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(LOCK_AFTER);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - LOCK_AFTER);
+    const trail = await actions("dan@test.local");
+    expect(trail.filter((a) => a === "auth.sign-in.failed")).toHaveLength(LOCK_AFTER);
+    // and the right password is refused too until the lock expires
+    expect((await signIn("dan@test.local", PASSWORD)).status).toBe(429);
+  }, 30_000);
+
+  it("a form-encoded or email-less sign-in is refused before it reaches better-auth", async () => {
+    const form = await route.POST(
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
+        body: new URLSearchParams({ email: "ada@test.local", password: PASSWORD }).toString(),
+      }),
+      undefined,
+    );
+    expect(form.status).toBe(415);
+    expect(form.headers.getSetCookie()).toEqual([]);
+    expect(JSON.stringify(await form.json())).not.toMatch(/token/i);
+    const plain = await route.POST(
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "text/plain", origin: ORIGIN },
+        body: JSON.stringify({ email: "ada@test.local", password: PASSWORD }),
+      }),
+      undefined,
+    );
+    expect(plain.status).toBe(415);
+    const noEmail = await post("/sign-in/email", { password: PASSWORD });
+    expect(noEmail.status).toBe(400);
+    const change = await route.POST(
+      new Request(`${ORIGIN}/api/auth/change-password`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
+        body: "currentPassword=a&newPassword=b",
+      }),
+      undefined,
+    );
+    expect(change.status).toBe(415);
+  });
+
   it("the lock and the count expire", async () => {
     const { recordFailure, throttleState, LOCK_AFTER, LOCK_FOR_MS } = await import("./throttle.ts");
     const t0 = new Date("2026-01-01T00:00:00Z");

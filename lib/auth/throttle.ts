@@ -33,6 +33,57 @@ export async function throttleState(email: string, now = new Date()): Promise<Th
   return { kind: "open", delayMs: over > 0 ? over * DELAY_STEP_MS : 0 };
 }
 
+export type Claim =
+  { kind: "check"; attempt: number; delayMs: number } | Extract<ThrottleState, { kind: "locked" }>;
+
+/**
+ * Claims one sign-in attempt for the email before its password is checked: the attempt is
+ * counted at once, with an atomic increment in the store, so parallel attempts (from one client or
+ * several replicas) each get their own number and no more than LOCK_AFTER passwords are ever
+ * checked inside the window. Past that the email is locked and the attempt refused unchecked.
+ * A success clears the count (clearFailures); a failure locks when it was the LOCK_AFTER-th.
+ */
+export async function claimAttempt(email: string, now = new Date()): Promise<Claim> {
+  const state = await throttleState(email, now);
+  if (state.kind === "locked") return state;
+  const key = throttleKey(email);
+  // a count from an earlier window starts over (only the first of racing resets matches)
+  await db.signInThrottle.updateMany({
+    where: { key, firstFailAt: { lt: new Date(now.getTime() - WINDOW_MS) } },
+    data: { failures: 0, firstFailAt: now, lockedUntil: null },
+  });
+  const row = await db.signInThrottle.upsert({
+    where: { key },
+    create: { key, failures: 1, firstFailAt: now },
+    update: { failures: { increment: 1 } },
+  });
+  const attempt = row.failures;
+  if (attempt > LOCK_AFTER) {
+    const lockedUntil = new Date(now.getTime() + LOCK_FOR_MS);
+    await db.signInThrottle.updateMany({
+      where: { key, lockedUntil: null },
+      data: { lockedUntil },
+    });
+    return { kind: "locked", retryAfterS: Math.ceil(LOCK_FOR_MS / 1000) };
+  }
+  const over = attempt - FREE_FAILURES;
+  return { kind: "check", attempt, delayMs: over > 0 ? over * DELAY_STEP_MS : 0 };
+}
+
+/** After a claimed attempt failed: locks the email when it was the LOCK_AFTER-th. */
+export async function settleFailure(
+  email: string,
+  attempt: number,
+  now = new Date(),
+): Promise<boolean> {
+  if (attempt < LOCK_AFTER) return false;
+  await db.signInThrottle.updateMany({
+    where: { key: throttleKey(email) },
+    data: { lockedUntil: new Date(now.getTime() + LOCK_FOR_MS) },
+  });
+  return true;
+}
+
 /** Counts a failure; returns true when this failure locked the email. */
 export async function recordFailure(email: string, now = new Date()): Promise<boolean> {
   const key = throttleKey(email);

@@ -1,7 +1,7 @@
 import { actorLabel, authenticate, forgetSessions } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { getAuth } from "@/lib/auth/auth.ts";
-import { clearFailures, recordFailure, throttleState } from "@/lib/auth/throttle.ts";
+import { claimAttempt, clearFailures, settleFailure } from "@/lib/auth/throttle.ts";
 import { handlePublic, json } from "../../_lib/handle.ts";
 
 // better-auth's endpoints, limited to the ones gpufleet uses (sign-in, sign-out, changing one's
@@ -30,40 +30,60 @@ async function withoutToken(res: Response): Promise<Response> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Only JSON bodies reach better-auth: a form-encoded body would slip past the email throttle. */
+function isJson(req: Request): boolean {
+  const type = req.headers.get("content-type") ?? "";
+  return /^application\/json\s*(;|$)/i.test(type.trim());
+}
+
+function notJson(): Response {
+  return json(
+    { code: "UNSUPPORTED_MEDIA_TYPE", message: "send the body as application/json" },
+    { status: 415 },
+  );
+}
+
 async function signIn(req: Request): Promise<Response> {
+  if (!isJson(req)) return notJson();
   const body = (await req
     .clone()
     .json()
     .catch(() => null)) as { email?: unknown } | null;
   const email =
     typeof body?.email === "string" ? body.email.trim().toLowerCase().slice(0, 200) : "";
+  if (!email) {
+    return json(
+      { code: "EMAIL_REQUIRED", message: "email and password are required" },
+      { status: 400 },
+    );
+  }
   const auth = await getAuth();
-  if (!email) return auth.handler(req);
   const ip = clientIp(req.headers);
-  const state = await throttleState(email);
-  if (state.kind === "locked") {
+  // counted before the password is checked, atomically, so parallel guesses cannot outrun it
+  const claim = await claimAttempt(email);
+  if (claim.kind === "locked") {
     await recordAudit({
       actor: email,
       action: "auth.sign-in.refused",
-      detail: { retryAfterS: state.retryAfterS },
+      detail: { retryAfterS: claim.retryAfterS },
       ip,
     });
-    const minutes = Math.ceil(state.retryAfterS / 60);
+    const minutes = Math.ceil(claim.retryAfterS / 60);
     return json(
       {
         code: "TOO_MANY_FAILED_SIGN_INS",
         message: `Too many failed sign-ins for this email. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
       },
-      { status: 429, headers: { "retry-after": String(state.retryAfterS) } },
+      { status: 429, headers: { "retry-after": String(claim.retryAfterS) } },
     );
   }
-  if (state.delayMs > 0) await sleep(state.delayMs);
+  if (claim.delayMs > 0) await sleep(claim.delayMs);
   const res = await withoutToken(await auth.handler(req));
   if (res.ok) {
     await clearFailures(email);
     await recordAudit({ actor: email, action: "auth.sign-in", ip });
-  } else if (res.status === 401 || res.status === 403) {
-    const locked = await recordFailure(email);
+  } else {
+    const locked = await settleFailure(email, claim.attempt);
     await recordAudit({ actor: email, action: "auth.sign-in.failed", detail: { locked }, ip });
   }
   return res;
@@ -73,6 +93,7 @@ export const POST = handlePublic(async (req: Request) => {
   const which = endpoint(req);
   if (!ALLOWED.has(which)) return json({ error: "not found" }, { status: 404 });
   if (which === "POST /sign-in/email") return signIn(req);
+  if (which === "POST /change-password" && !isJson(req)) return notJson();
   const actor = await authenticate(req.headers);
   const res = await withoutToken(await (await getAuth()).handler(req));
   forgetSessions();
