@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTrustedProxies } from "./server/forwarded.ts";
 import { promSettingsProblems } from "./metrics/prom-config.ts";
 
 // The environment is read once, here, and validated; everything else imports `env`.
@@ -26,6 +27,17 @@ const schema = z
     GPUFLEET_COLLECTOR: z.enum(["0", "1"]).default("1"),
     /** The address people use to reach the app; https:// makes the session cookie Secure. */
     GPUFLEET_PUBLIC_URL: z.url().optional(),
+    /** Proxies (IPs or CIDRs, comma-separated) whose X-Forwarded-For is believed; none by default. */
+    GPUFLEET_TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        try {
+          parseTrustedProxies(v);
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: (e as Error).message });
+        }
+      }),
     /** Signs session cookies; at least 32 characters. Unset: one is generated and kept in the store. */
     GPUFLEET_AUTH_SECRET: z.string().min(32).optional(),
     /** With no user in the store, `npm start` creates this admin. */

@@ -1,9 +1,12 @@
 // The production server: `node --import tsx scripts/serve.ts [-H host] [-p port]`, what
 // `next start` does, with requests started fairly (lib/server/fair-start.ts), so a burst of new
-// clients is not left waiting to be accepted while busy ones keep the event loop full.
+// clients is not left waiting to be accepted while busy ones keep the event loop full, and with
+// X-Forwarded-For believed only from GPUFLEET_TRUSTED_PROXIES (lib/server/forwarded.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
+import { env } from "../lib/env.ts";
 import { fairly } from "../lib/server/fair-start.ts";
+import { applyForwarded, parseTrustedProxies } from "../lib/server/forwarded.ts";
 import { precompressedSupport } from "../lib/server/precompressed.ts";
 
 const { values } = parseArgs({
@@ -27,7 +30,10 @@ const server = createServer();
 const app = next({ dev: false, dir: process.cwd(), hostname, port, httpServer: server });
 await app.prepare();
 const nextHandler = app.getRequestHandler();
+const proxies = parseTrustedProxies(env.GPUFLEET_TRUSTED_PROXIES);
 const handle = (req: IncomingMessage, res: ServerResponse) => {
+  // the client's address as Next, better-auth's per-IP limits and the audit log will see it
+  applyForwarded(req, proxies);
   precompressedSupport(req, res);
   return nextHandler(req, res);
 };

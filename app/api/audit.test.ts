@@ -109,6 +109,18 @@ async function makeRecommendation(key: string) {
 
 const ids: Record<string, string> = {};
 
+/** Previews the open month, then applies it with the previewed total. */
+async function repriceNow(): Promise<Response> {
+  const month = new Date().toISOString().slice(0, 7);
+  const preview = await call("POST /api/pricing/reprice", { month });
+  const { newTotalMicros } = (await preview.json()) as { newTotalMicros: string };
+  return call("POST /api/pricing/reprice", {
+    month,
+    apply: true,
+    expectedNewTotalMicros: newTotalMicros,
+  });
+}
+
 /** Each mutating route: how to call it successfully, and the audit action it must leave. */
 const SCENARIOS: Record<
   string,
@@ -221,6 +233,34 @@ const SCENARIOS: Record<
     action: "settings.update",
     run: () => call("PATCH /api/settings", { allowPrivateWebhookTargets: false }),
   },
+  "POST /api/pricing": {
+    action: "pricing.create",
+    run: () =>
+      call("POST /api/pricing", {
+        provider: "tencent",
+        instanceType: "GN7.2XLARGE32",
+        pricingModel: "on_demand",
+        gpuModel: "T4",
+        gpuCount: 1,
+        gpuMemoryGiB: 16,
+        usdPerHour: "1.27",
+        effectiveFrom: "2026-11-01",
+        source: "test",
+        sourceDate: "2026-11",
+      }),
+  },
+  "PATCH /api/pricing/[id]": {
+    action: "pricing.update",
+    run: () => call("PATCH /api/pricing/[id]", { usdPerHour: "1.30" }, ids.price),
+  },
+  "POST /api/pricing/[id]/retire": {
+    action: "pricing.retire",
+    run: () => call("POST /api/pricing/[id]/retire", {}, ids.price),
+  },
+  "POST /api/pricing/reprice": {
+    action: "pricing.reprice",
+    run: () => repriceNow(),
+  },
   // sign-in, sign-out and first-run setup are audited by their own tests (lib/auth)
   "POST /api/auth/[...all]": { action: "", run: async () => new Response(null) },
   "POST /api/setup": { action: "", run: async () => new Response(null) },
@@ -250,6 +290,7 @@ describe("audit log", () => {
       if (key === "POST /api/channels" && created?.id) ids.channel = created.id;
       if (key === "POST /api/users" && created?.id) ids.user = created.id;
       if (key === "POST /api/tokens" && created?.id) ids.token = created.id;
+      if (key === "POST /api/pricing" && created?.id) ids.price = created.id;
       const entry = await newestAudit();
       expect(entry.action, key).toBe(s.action);
       expect(entry.actor, key).toBe("auditor@test.local");
@@ -264,6 +305,25 @@ describe("audit log", () => {
     expect(JSON.parse(roleChange.detail)).toEqual({ role: { from: "viewer", to: "finance" } });
     const budget = await db.auditEvent.findFirstOrThrow({ where: { action: "budgets.update" } });
     expect(JSON.parse(budget.detail)).toEqual({ body: { amount: "2000" } });
+  });
+
+  it("records only the fields a route accepted, and refuses bodies over 1 MiB with a 413", async () => {
+    // a route that takes no body: the junk is neither parsed nor stored
+    const junk = { filler: "x".repeat(250_000) };
+    expect((await call("POST /api/alerts/evaluate", junk)).status).toBe(200);
+    const entry = await newestAudit();
+    expect(entry.action).toBe("alerts.evaluate");
+    expect(entry.detail.length).toBeLessThan(200);
+    // a route that validates: unknown fields are refused, so nothing of them is stored either
+    const big = await call("POST /api/budgets", {
+      name: "Big",
+      amount: "1",
+      pad: "y".repeat(2 << 20),
+    });
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: string }).error).toBe(
+      "the request body is larger than 1024 KiB",
+    );
   });
 
   it("pages by time and id, so entries in the same millisecond are not skipped", async () => {

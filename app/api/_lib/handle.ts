@@ -22,6 +22,45 @@ export class BadRequestError extends Error {
   }
 }
 
+export class PayloadTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`the request body is larger than ${Math.round(limit / 1024)} KiB`);
+    this.name = "PayloadTooLargeError";
+  }
+}
+
+/** Bodies larger than this are refused with a 413 before they are parsed. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The body as text, read no further than `limit` bytes (a 413 past it, even without a length). */
+export async function readLimitedText(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new PayloadTooLargeError(limit);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new PayloadTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+// What a change route validated, kept per request for its audit entry: the audit log records the
+// fields the route accepted, never the raw body (which may be junk the route ignored).
+const validatedBodies = new WeakMap<Request, unknown>();
+
+export function rememberValidated(req: Request, value: unknown): void {
+  validatedBodies.set(req, value);
+}
+
 /** Validates the URL's query string; unknown or malformed parameters become a 400. */
 export function parseQuery<S extends z.ZodType>(schema: S, url: string): z.output<S> {
   const params = new URL(url).searchParams;
@@ -54,6 +93,7 @@ function errorBody(error: string, issues?: ApiError["issues"]): ApiError {
 
 export function errorResponse(e: unknown): Response {
   if (e instanceof BadRequestError) return json(errorBody(e.message, e.issues), { status: 400 });
+  if (e instanceof PayloadTooLargeError) return json(errorBody(e.message), { status: 413 });
   if (e instanceof NotFoundError) return json(errorBody(e.message), { status: 404 });
   if (e instanceof SourceUnavailableError) return json(errorBody(e.message), { status: 503 });
   // The store's or a library's message can name tables, files and addresses: it goes to the
@@ -82,16 +122,15 @@ const VERBS: Record<string, string> = {
 };
 const SECRET_KEY = /url|password|token|secret|authorization/i;
 
-/** A request body as recorded in the audit log: JSON with secret-looking fields masked. */
-function auditBody(text: string): unknown {
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text, (key, value: unknown) =>
-      key !== "" && SECRET_KEY.test(key) ? "[redacted]" : value,
-    ) as unknown;
-  } catch {
-    return "[not JSON]";
-  }
+/** A validated body as recorded in the audit log, with secret-looking fields masked. */
+function auditBody(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  const text = JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "bigint" ? v.toString() : v,
+  );
+  return JSON.parse(text, (key, v: unknown) =>
+    key !== "" && SECRET_KEY.test(key) ? "[redacted]" : v,
+  ) as unknown;
 }
 
 async function routeId<C>(ctx: C): Promise<string | undefined> {
@@ -142,9 +181,9 @@ export function handle<C>(
       const why = crossSiteReason(req);
       if (why) return forbidden(why);
     }
-    const body = opts.audit === false ? undefined : auditBody(await req.clone().text());
     const res = await fn(req, ctx, actor);
     if (res.ok && opts.audit !== false) {
+      const body = auditBody(validatedBodies.get(req));
       const url = new URL(req.url);
       const id = await routeId(ctx);
       await recordAudit({

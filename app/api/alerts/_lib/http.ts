@@ -5,6 +5,8 @@ import {
   BadRequestError,
   handle,
   json,
+  readLimitedText,
+  rememberValidated,
   type AuthedHandler,
   type HandleOptions,
 } from "../../_lib/handle.ts";
@@ -13,7 +15,7 @@ import {
 // validated with the entity's zod schema (400 with per-field issues), domain conflicts are 409.
 
 export async function readBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const text = await req.text();
+  const text = await readLimitedText(req);
   let raw: unknown = {};
   if (text.trim() !== "") {
     try {
@@ -23,7 +25,10 @@ export async function readBody<S extends z.ZodType>(req: Request, schema: S): Pr
     }
   }
   const r = schema.safeParse(raw);
-  if (r.success) return r.data;
+  if (r.success) {
+    rememberValidated(req, r.data);
+    return r.data;
+  }
   const issues = r.error.issues.map((i) => ({
     path: i.path.map(String).join(".") || (i.code === "unrecognized_keys" ? i.keys.join(",") : ""),
     message: i.code === "unrecognized_keys" ? `unknown field(s): ${i.keys.join(", ")}` : i.message,

@@ -2,7 +2,7 @@ import { actorLabel, authenticate, forgetSessions } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { getAuth } from "@/lib/auth/auth.ts";
 import { claimAttempt, clearFailures, settleFailure } from "@/lib/auth/throttle.ts";
-import { handlePublic, json } from "../../_lib/handle.ts";
+import { handlePublic, json, PayloadTooLargeError, readLimitedText } from "../../_lib/handle.ts";
 
 // better-auth's endpoints, limited to the ones gpufleet uses (sign-in, sign-out, changing one's
 // own password); pages read the session on the server, so nothing hands the session token to
@@ -45,10 +45,12 @@ function notJson(): Response {
 
 async function signIn(req: Request): Promise<Response> {
   if (!isJson(req)) return notJson();
-  const body = (await req
-    .clone()
-    .json()
-    .catch(() => null)) as { email?: unknown } | null;
+  let body: { email?: unknown } | null = null;
+  try {
+    body = JSON.parse(await readLimitedText(req.clone(), 64 * 1024)) as { email?: unknown } | null;
+  } catch (e) {
+    if (e instanceof PayloadTooLargeError) throw e;
+  }
   const email =
     typeof body?.email === "string" ? body.email.trim().toLowerCase().slice(0, 200) : "";
   if (!email) {
