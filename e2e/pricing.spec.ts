@@ -49,7 +49,7 @@ async function reprice(
     const newMicros = BigInt((await newTotal.getAttribute("data-micros")) ?? "x");
     await panel.getByTestId("reprice-apply").click();
     const done = await expect(panel.getByTestId("reprice-result"))
-      .toBeVisible({ timeout: 30_000 })
+      .toBeVisible({ timeout: 90_000 })
       .then(() => true)
       .catch(() => false);
     if (done) {
@@ -82,6 +82,8 @@ test.describe("pricing catalogue", () => {
     page,
     request,
   }) => {
+    // two re-pricings of the demo's month (about 85,000 ledger rows each) on a busy 2-core machine
+    test.setTimeout(240_000);
     const before = await burn(request);
     expect(before.unpricedHosts).toBeGreaterThan(0);
 

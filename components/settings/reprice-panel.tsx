@@ -13,6 +13,8 @@ import { repriceResultSchema, type RepriceResultDto } from "@/lib/zod/schemas/re
 // catalogue, always through a preview first. The apply sends the previewed new total, so the
 // server refuses (409) if prices or usage changed in between: preview again.
 
+/** A month of a large fleet is hundreds of thousands of ledger rows: minutes, not seconds. */
+const REPRICE_TIMEOUT_MS = 10 * 60_000;
 const REPRICE_URL = "/api/pricing/reprice";
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
@@ -35,7 +37,8 @@ export function RepricePanel() {
   const [result, setResult] = useState<RepriceResultDto | null>(null);
 
   const previewMut = useMutation({
-    mutationFn: (m: string) => sendJson("POST", REPRICE_URL, { month: m }, repriceResultSchema),
+    mutationFn: (m: string) =>
+      sendJson("POST", REPRICE_URL, { month: m }, repriceResultSchema, REPRICE_TIMEOUT_MS),
     onSuccess: (p) => {
       setPreview(p);
       setResult(null);
@@ -53,6 +56,7 @@ export function RepricePanel() {
           ...(p.closed ? { reopen: true } : {}),
         },
         repriceResultSchema,
+        REPRICE_TIMEOUT_MS,
       ),
     onSuccess: (r) => {
       setResult(r);

@@ -25,12 +25,14 @@ export async function sendJson<S extends z.ZodType>(
   url: string,
   body: unknown,
   schema: S | null,
+  /** how long to wait for the answer; long-running changes (re-pricing a month) pass more */
+  timeoutMs = 20_000,
 ): Promise<z.output<S> | null> {
   const res = await fetch(url, {
     method,
     headers: { "content-type": "application/json", accept: "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(20_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   if (res.status === 204) return null;
   const data: unknown = await res.json().catch(() => null);
