@@ -1,6 +1,9 @@
-// Seeds the demo fleet into an empty store (npm start runs it; safe to run again: it skips).
+// npm start runs this every time the demo is on: on an empty store it seeds the demo fleet; on a
+// store that has it, it matches the demo hosts to the exporter now running (its address and host
+// count may have changed since: see lib/demo/reconcile.ts). A store without demo hosts is left alone.
 import { parseArgs } from "node:util";
 import { db } from "../lib/db.ts";
+import { reconcileDemo } from "../lib/demo/reconcile.ts";
 import { seedDemo } from "../lib/demo/seed.ts";
 
 const { values } = parseArgs({
@@ -9,17 +12,31 @@ const { values } = parseArgs({
     hosts: { type: "string", default: "24" },
   },
 });
-const started = Date.now();
-const seeded = await seedDemo(db, {
+const hosts = Number(values.hosts);
+if (!Number.isInteger(hosts) || hosts < 0) {
+  console.error(`gpufleet: --hosts must be a whole number, not ${values.hosts}`);
+  process.exit(1);
+}
+const opts = {
   exporterBase: values.exporter,
   databaseUrl: process.env.DATABASE_URL ?? "file:./data/gpufleet.db",
-  hosts: Number(values.hosts),
+  hosts,
   now: new Date(),
-  log: (m) => console.log(`gpufleet: demo: ${m}`),
-});
-console.log(
-  seeded
-    ? `gpufleet: demo seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`
-    : "gpufleet: store already has hosts; demo seeding skipped",
-);
+  log: (m: string) => console.log(`gpufleet: demo: ${m}`),
+};
+const started = Date.now();
+if (await seedDemo(db, opts)) {
+  console.log(`gpufleet: demo seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+} else {
+  const r = await reconcileDemo(db, opts);
+  if (r === null) console.log("gpufleet: store has hosts but no demo hosts; demo seeding skipped");
+  else {
+    const changed = r.retargeted.length + r.added.length + r.retired.length + r.restored.length;
+    console.log(
+      changed === 0
+        ? `gpufleet: demo fleet already matches the exporter (${hosts} hosts)`
+        : `gpufleet: demo fleet matched to the exporter (${hosts} hosts) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
+}
 await db.$disconnect();

@@ -1,6 +1,7 @@
 // `npm start`: migrate the store, build the app when its sources changed, start the simulated demo
-// fleet (unless GPUFLEET_DEMO=0), seed it on first run, and serve Next on 127.0.0.1. Ctrl-C stops
-// every process this started (each runs in its own process group).
+// fleet (unless GPUFLEET_DEMO=0), seed it on first run (later runs match it to the exporter's
+// address and host count), and serve Next on 127.0.0.1. Ctrl-C stops every process this started
+// (each runs in its own process group).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -122,7 +123,7 @@ if (demo) {
     `--web.listen-address=${listen}`,
   ]);
   await waitForHttp(`http://${listen}/healthz`, 60_000);
-  step("seeding the demo fleet (first run only)", process.execPath, [
+  step("seeding the demo fleet, or matching it to the exporter", process.execPath, [
     "--conditions=react-server",
     "--import",
     "tsx",

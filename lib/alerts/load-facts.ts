@@ -1,4 +1,5 @@
 import "server-only";
+import { LIVE_HOSTS } from "../fleet/host-state.ts";
 import type { Db } from "../db.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { lookupPrice } from "../pricing/lookup.ts";
@@ -11,7 +12,7 @@ export async function loadFacts(
   now: Date,
 ): Promise<{ hosts: Map<string, HostFacts>; gpus: Map<string, GpuFacts> }> {
   const [hostRows, gpuRows, prices] = await Promise.all([
-    db.host.findMany(),
+    db.host.findMany({ where: LIVE_HOSTS }),
     db.gpu.findMany({
       select: {
         uuid: true,

@@ -1,4 +1,5 @@
 import "server-only";
+import { LIVE_HOSTS } from "@/lib/fleet/host-state.ts";
 import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";
@@ -138,7 +139,7 @@ async function unpricedHostsNow(
 ): Promise<CostMonth["unpricedNow"]> {
   const [hosts, rows] = await Promise.all([
     client.host.findMany({
-      where: scope === null ? {} : { team: { in: [...scope] } },
+      where: { ...LIVE_HOSTS, ...(scope === null ? {} : { team: { in: [...scope] } }) },
       select: {
         provider: true,
         instanceType: true,

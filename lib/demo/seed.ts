@@ -16,6 +16,7 @@ import { bulkInsert } from "./bulk.ts";
 
 // Seeds the demo on an empty store: the simulated fleet's hosts and GPUs, 60 days of ledger
 // history and 7 days of chart minutes, computed from the same simulator the live exporter serves.
+// Later starts match the stored demo hosts to the exporter instead (./reconcile.ts).
 
 const HOUR = 3_600_000;
 const MIB = 1024n * 1024n;
@@ -32,102 +33,155 @@ export interface SeedOptions {
   log?: (msg: string) => void;
 }
 
-async function createInventory(db: Db, fleet: SimFleet, opts: SeedOptions, firstSeen: Date) {
-  const ids = new Map<number, string>();
-  for (const h of fleet.hosts) {
-    const { owner, ...labels } = h.labels;
-    const host = await db.host.create({
-      data: {
-        hostname: h.hostname,
-        target: `${opts.exporterBase}/hosts/${h.id}/metrics`,
-        provider: h.provider,
-        instanceType: h.instanceType,
-        region: h.region,
-        pricingModel: h.pricingModel,
-        team: h.team,
-        project: h.project,
-        owner: owner ?? null,
-        labels: JSON.stringify(labels),
-        origin: "demo",
-        firstSeen,
-      },
+/** A demo host's scrape target: the exporter's per-host path for that simulated host. */
+export function demoTarget(exporterBase: string, simId: number): string {
+  return `${exporterBase.replace(/\/+$/, "")}/hosts/${simId}/metrics`;
+}
+
+/** The host's labels as the exporter reports them (the owner is a column of its own). */
+export function demoLabels(h: SimHostSpec): Record<string, string> {
+  return Object.fromEntries(Object.entries(h.labels).filter(([k]) => k !== "owner"));
+}
+
+/** The GPU rows (and MIG slice rows) of a simulated host. */
+export function demoGpuRows(
+  h: SimHostSpec,
+  hostId: string,
+  firstSeen: Date,
+): Prisma.GpuCreateManyInput[] {
+  const gpus: Prisma.GpuCreateManyInput[] = [];
+  for (const g of h.gpus) {
+    const base = { hostId, index: g.index, firstSeen, migMode: g.profile === "mig" };
+    gpus.push({
+      ...base,
+      uuid: g.uuid,
+      name: g.name,
+      memoryTotalBytes: BigInt(g.memoryTotalMiB) * MIB,
     });
-    ids.set(h.id, host.id);
-    const gpus: Prisma.GpuCreateManyInput[] = [];
-    for (const g of h.gpus) {
-      const base = { hostId: host.id, index: g.index, firstSeen, migMode: g.profile === "mig" };
+    for (const m of g.mig ?? []) {
       gpus.push({
         ...base,
-        uuid: g.uuid,
-        name: g.name,
-        memoryTotalBytes: BigInt(g.memoryTotalMiB) * MIB,
+        uuid: migKey(g.uuid, m.gpuInstanceId),
+        name: `${g.name} MIG ${m.profile}`,
+        memoryTotalBytes: BigInt(m.memoryTotalMiB) * MIB,
+        parentUuid: g.uuid,
+        migProfile: m.profile,
+        gpuInstanceId: m.gpuInstanceId,
       });
-      for (const m of g.mig ?? []) {
-        gpus.push({
-          ...base,
-          uuid: migKey(g.uuid, m.gpuInstanceId),
-          name: `${g.name} MIG ${m.profile}`,
-          memoryTotalBytes: BigInt(m.memoryTotalMiB) * MIB,
-          parentUuid: g.uuid,
-          migProfile: m.profile,
-          gpuInstanceId: m.gpuInstanceId,
-        });
-      }
     }
-    await db.gpu.createMany({ data: gpus });
   }
-  return ids;
+  return gpus;
+}
+
+/** Creates one demo host and its GPUs; returns the host's id. */
+export async function createDemoHost(
+  db: Db,
+  h: SimHostSpec,
+  exporterBase: string,
+  firstSeen: Date,
+): Promise<string> {
+  const host = await db.host.create({
+    data: {
+      hostname: h.hostname,
+      target: demoTarget(exporterBase, h.id),
+      provider: h.provider,
+      instanceType: h.instanceType,
+      region: h.region,
+      pricingModel: h.pricingModel,
+      team: h.team,
+      project: h.project,
+      owner: h.labels.owner ?? null,
+      labels: JSON.stringify(demoLabels(h)),
+      origin: "demo",
+      firstSeen,
+    },
+  });
+  await db.gpu.createMany({ data: demoGpuRows(h, host.id, firstSeen) });
+  return host.id;
+}
+
+/** The seeded windows: ledger hours up to the last closed hour, chart minutes up to now. */
+export interface DemoWindow {
+  now: number;
+  lastClosed: number;
+  historyStart: number;
+  chartStart: number;
+}
+
+export function demoWindow(
+  opts: Pick<SeedOptions, "now" | "historyDays" | "chartDays">,
+): DemoWindow {
+  const now = opts.now.getTime();
+  const lastClosed = now - (now % HOUR) - HOUR;
+  return {
+    now,
+    lastClosed,
+    historyStart: lastClosed - (opts.historyDays ?? 60) * 24 * HOUR,
+    chartStart: now - (opts.chartDays ?? 7) * 24 * HOUR,
+  };
+}
+
+/** One host's history: its ledger hours and chart minutes over the window, from the simulator. */
+export async function backfillDemoHost(
+  db: Db,
+  databaseUrl: string,
+  fleet: SimFleet,
+  h: SimHostSpec,
+  hostId: string,
+  prices: Awaited<ReturnType<typeof loadPriceRows>>,
+  w: DemoWindow,
+): Promise<void> {
+  const { historyStart, lastClosed } = w;
+  const step = 5 * 60_000;
+  const timeline = hostTimeline(fleet, h, historyStart - 40 * 60_000, lastClosed + HOUR, step);
+  const ledger: Prisma.UsageHourCreateManyInput[] = [];
+  let cursor = 0;
+  for (let hour = historyStart; hour <= lastClosed; hour += HOUR) {
+    while ((timeline[cursor]?.t.getTime() ?? Infinity) < hour - 35 * 60_000) cursor++;
+    const window = [];
+    for (let i = cursor; i < timeline.length; i++) {
+      const s = timeline[i];
+      if (!s || s.t.getTime() >= hour + HOUR) break;
+      window.push(s);
+    }
+    const price = lookupPrice(prices, { ...h, at: new Date(hour) });
+    const rows = computeHostHour({
+      hourStart: new Date(hour),
+      host: h,
+      price,
+      samples: window,
+      intervalSeconds: 300,
+    });
+    for (const r of rows) ledger.push(toUsageHourData(r, hostId, "demo-backfill"));
+  }
+  await bulkInsert(db, databaseUrl, "UsageHour", ledger);
+  await seedMinutes(db, databaseUrl, fleet, h, hostId, w.chartStart, w.now);
 }
 
 export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
   const log = opts.log ?? (() => {});
   if ((await db.host.count()) > 0) return false;
-  const now = opts.now.getTime();
-  const lastClosed = now - (now % HOUR) - HOUR;
-  const historyStart = lastClosed - (opts.historyDays ?? 60) * 24 * HOUR;
-  const chartStart = now - (opts.chartDays ?? 7) * 24 * HOUR;
+  const w = demoWindow(opts);
   await installShippedCatalogue(db);
   const prices = await loadPriceRows(db);
   const fleet = buildFleet({ seed: DEMO_SEED, hosts: opts.hosts });
-  const ids = await createInventory(db, fleet, opts, new Date(historyStart));
+  const ids = new Map<number, string>();
+  for (const h of fleet.hosts)
+    ids.set(h.id, await createDemoHost(db, h, opts.exporterBase, new Date(w.historyStart)));
   log(`${fleet.hosts.length} hosts, ${fleet.hosts.reduce((n, h) => n + h.gpus.length, 0)} GPUs`);
 
   for (const h of fleet.hosts) {
-    const hostId = ids.get(h.id) ?? "";
-    const step = 5 * 60_000;
-    const timeline = hostTimeline(fleet, h, historyStart - 40 * 60_000, lastClosed + HOUR, step);
-    const ledger: Prisma.UsageHourCreateManyInput[] = [];
-    let cursor = 0;
-    for (let hour = historyStart; hour <= lastClosed; hour += HOUR) {
-      while ((timeline[cursor]?.t.getTime() ?? Infinity) < hour - 35 * 60_000) cursor++;
-      const window = [];
-      for (let i = cursor; i < timeline.length; i++) {
-        const s = timeline[i];
-        if (!s || s.t.getTime() >= hour + HOUR) break;
-        window.push(s);
-      }
-      const price = lookupPrice(prices, { ...h, at: new Date(hour) });
-      const rows = computeHostHour({
-        hourStart: new Date(hour),
-        host: h,
-        price,
-        samples: window,
-        intervalSeconds: 300,
-      });
-      for (const r of rows) ledger.push(toUsageHourData(r, hostId, "demo-backfill"));
-    }
-    await bulkInsert(db, opts.databaseUrl, "UsageHour", ledger);
-    await seedMinutes(db, opts.databaseUrl, fleet, h, hostId, chartStart, now);
+    await backfillDemoHost(db, opts.databaseUrl, fleet, h, ids.get(h.id) ?? "", prices, w);
   }
   await db.jobState.upsert({
     where: { name: "ledger.lastHour" },
-    create: { name: "ledger.lastHour", value: new Date(lastClosed).toISOString() },
-    update: { value: new Date(lastClosed).toISOString() },
+    create: { name: "ledger.lastHour", value: new Date(w.lastClosed).toISOString() },
+    update: { value: new Date(w.lastClosed).toISOString() },
   });
-  await seedDemoBudgets(db, new Date(now));
+  await seedDemoBudgets(db, new Date(w.now));
   await seedDemoAlerting(db);
   log(
-    `ledger backfilled from ${new Date(historyStart).toISOString()} to ${new Date(lastClosed).toISOString()}`,
+    `ledger backfilled from ${new Date(w.historyStart).toISOString()} to ${new Date(w.lastClosed).toISOString()}`,
   );
   return true;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { LIVE_HOSTS } from "./host-state.ts";
 import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { env } from "@/lib/env.ts";
@@ -76,7 +77,7 @@ export async function loadFleetSnapshot(deps: FleetDeps = {}): Promise<FleetSnap
   const source = deps.source ?? getMetricsSource();
   const now = deps.now ?? new Date();
   const [hosts, priceRows, currentResult, healthResult] = await Promise.all([
-    client.host.findMany({ orderBy: { hostname: "asc" } }),
+    client.host.findMany({ where: LIVE_HOSTS, orderBy: { hostname: "asc" } }),
     loadPriceRows(client),
     source.currentGpus().then(
       (gpus) => ({ gpus, error: null }),

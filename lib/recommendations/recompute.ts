@@ -1,4 +1,5 @@
 import "server-only";
+import { LIVE_HOSTS } from "../fleet/host-state.ts";
 import { isUniqueViolation } from "../notify/enqueue.ts";
 import type { Db } from "../db.ts";
 import { parseLabels } from "../alerts/facts.ts";
@@ -21,7 +22,7 @@ export async function recomputeRecommendations(
 ): Promise<RecomputeResult> {
   const result: RecomputeResult = { hosts: 0, created: 0, updated: 0, removed: 0, kept: 0 };
   const [hosts, prices, existing] = await Promise.all([
-    db.host.findMany({ include: { gpus: true }, orderBy: { hostname: "asc" } }),
+    db.host.findMany({ where: LIVE_HOSTS, include: { gpus: true }, orderBy: { hostname: "asc" } }),
     loadPriceRows(db),
     db.recommendation.findMany(),
   ]);
