@@ -112,8 +112,9 @@ test.describe("alerts page", () => {
     await page.goto("/alerts");
     const row = page.locator(`[data-testid="alert-row"][data-id="${alert.id}"]`);
     await expect(row).toHaveAttribute("data-idle-kind", "held");
-    await row.getByTestId("alert-snooze-for").selectOption("60");
+    // "Snooze ▾" opens the durations; picking one snoozes
     await row.getByTestId("alert-snooze").click();
+    await row.getByTestId("alert-snooze-60").click();
     await expect(row).toHaveAttribute("data-snoozed", "yes");
     await expect(row.getByTestId("alert-snoozed")).toBeVisible();
 

@@ -179,6 +179,15 @@ const SCENARIOS: Record<
     action: "alerts.resolve",
     run: () => call("POST /api/alerts/[id]/resolve", {}, ids.alert),
   },
+  "POST /api/alerts/bulk": {
+    action: "alerts.bulk.snooze",
+    run: async () =>
+      call("POST /api/alerts/bulk", {
+        ids: [(await makeAlert("bulk1")).id],
+        action: "snooze",
+        minutes: 30,
+      }),
+  },
   "POST /api/alerts/evaluate": {
     action: "alerts.evaluate",
     run: () => call("POST /api/alerts/evaluate", {}),

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useMemo, useState } from "react";
 import { bannerFor } from "@/lib/fleet/health.ts";
 import { alertQueries, type AlertFilters } from "@/lib/queries/alerts.ts";
 import type { AlertList } from "@/lib/zod/schemas/alert.ts";
@@ -10,7 +11,8 @@ import { Stat } from "../stat.tsx";
 import { LocalTime } from "../time-zone.tsx";
 import { useSearchState } from "../use-search-state.ts";
 import { Filters, STATE_LABELS } from "./alert-filters.tsx";
-import { AlertTable } from "./alert-table.tsx";
+import { AlertTable, type Selection } from "./alert-table.tsx";
+import { BulkBar } from "./bulk-bar.tsx";
 import { filtersFromParams, paramsFromFilters } from "./filters.ts";
 
 /** `settingsLink`: the signed-in role may open /settings (finance and admins). */
@@ -20,6 +22,23 @@ export function AlertsView({ settingsLink }: { settingsLink: boolean }) {
   const expanded = params.get("alert");
   const q = useQuery(alertQueries.list(filters));
   const setFilters = (f: AlertFilters) => setParams(paramsFromFilters(f, params));
+  // selected alert ids; only those still listed are acted on
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const selection: Selection = useMemo(
+    () => ({
+      has: (id) => picked.has(id),
+      set: (ids, on) => {
+        const next = new Set(picked);
+        for (const id of ids) {
+          if (on) next.add(id);
+          else next.delete(id);
+        }
+        setPicked(next);
+      },
+    }),
+    [picked],
+  );
+  const selected = (q.data?.alerts ?? []).filter((a) => picked.has(a.id));
   const toggle = (id: string) => {
     const p = new URLSearchParams(params);
     if (expanded === id) p.delete("alert");
@@ -72,7 +91,15 @@ export function AlertsView({ settingsLink }: { settingsLink: boolean }) {
             match these filters.
           </p>
         ) : (
-          <AlertTable alerts={q.data.alerts} expanded={expanded} onToggle={toggle} />
+          <>
+            <BulkBar selected={selected} onDone={() => setPicked(new Set())} />
+            <AlertTable
+              alerts={q.data.alerts}
+              expanded={expanded}
+              onToggle={toggle}
+              selection={selection}
+            />
+          </>
         )}
       </section>
     </>

@@ -1,7 +1,9 @@
 import "server-only";
+import { hostIdsInScope, type TeamScope } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import { NotFoundError } from "../fleet/errors.ts";
 import { channelsNotifiedOfFiring, enqueueNotifications } from "../notify/enqueue.ts";
+import type { AlertBulkItemResult } from "../zod/schemas/alert.ts";
 import { ConflictError } from "./errors.ts";
 import { addEvent } from "./reconcile.ts";
 
@@ -84,4 +86,51 @@ export async function resolveAlert(
       told,
     );
   }
+}
+
+export type BulkAct = { action: "acknowledge" | "resolve" } | { action: "snooze"; until: Date };
+
+/**
+ * One action on many alerts, each on its own as the single routes do it (same checks, same
+ * AlertEvent per alert): an alert in the wrong state, unknown, or outside `scope` (a team-limited
+ * user's teams; fleet-wide alerts have no host and are outside every limited scope) fails alone
+ * with its reason, the rest go ahead. Outside the scope reads exactly like unknown, as the single
+ * routes' 404 does. Ids are taken once each, in the order given.
+ */
+export async function actOnAlerts(
+  ids: readonly string[],
+  act: BulkAct,
+  by: string,
+  note: string | undefined,
+  { client = defaultDb, now = new Date(), scope = null }: Opts & { scope?: TeamScope } = {},
+): Promise<AlertBulkItemResult[]> {
+  const unique = [...new Set(ids)];
+  const hostIds = await hostIdsInScope(client, scope);
+  let visible: Set<string> | null = null;
+  if (hostIds !== null) {
+    const rows = await client.alert.findMany({
+      where: { id: { in: unique }, hostId: { in: hostIds } },
+      select: { id: true },
+    });
+    visible = new Set(rows.map((r) => r.id));
+  }
+  const out: AlertBulkItemResult[] = [];
+  for (const id of unique) {
+    try {
+      if (visible !== null && !visible.has(id)) throw new NotFoundError(`alert ${id}`);
+      if (act.action === "snooze") await snoozeAlert(id, by, act.until, note, { client, now });
+      else if (act.action === "acknowledge") await acknowledgeAlert(id, by, note, { client, now });
+      else await resolveAlert(id, by, note, { client, now });
+      out.push({ id, ok: true });
+    } catch (e) {
+      if (e instanceof NotFoundError || e instanceof ConflictError) {
+        out.push({ id, ok: false, error: e.message });
+      } else {
+        // the store's message can name tables and files: it goes to the server log only
+        console.error(`[alerts] bulk ${act.action} of ${id} failed:`, e);
+        out.push({ id, ok: false, error: "internal error (the details are in the server log)" });
+      }
+    }
+  }
+  return out;
 }

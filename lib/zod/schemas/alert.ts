@@ -140,3 +140,48 @@ export const evaluateResultSchema = z.object({
   errors: z.array(z.string()),
 });
 export type EvaluateResult = z.infer<typeof evaluateResultSchema>;
+
+/** What one request to POST /api/alerts/bulk does to every alert it names. */
+export const BULK_ALERT_ACTIONS = ["acknowledge", "snooze", "resolve"] as const;
+export type BulkAlertAction = (typeof BULK_ALERT_ACTIONS)[number];
+export const BULK_ALERT_LIMIT = 500;
+
+export const alertBulkInputSchema = z
+  .strictObject({
+    ids: z
+      .array(z.string().trim().min(1, { error: "an alert id" }).max(200))
+      .min(1, { error: "name at least one alert" })
+      .max(BULK_ALERT_LIMIT, { error: `at most ${BULK_ALERT_LIMIT} alerts at once` })
+      .describe("the alerts to act on; each gets its own result"),
+    action: z.enum(BULK_ALERT_ACTIONS),
+    minutes: z
+      .number()
+      .int()
+      .min(1, { error: "at least 1 minute" })
+      .max(43_200, { error: "at most 30 days" })
+      .optional()
+      .describe("snooze: for this many minutes from now (required to snooze, refused otherwise)"),
+    note,
+  })
+  .refine((s) => (s.action === "snooze") === (s.minutes !== undefined), {
+    error: "minutes is required to snooze, and only then",
+    path: ["minutes"],
+  });
+export type AlertBulkInput = z.infer<typeof alertBulkInputSchema>;
+
+export const alertBulkItemResultSchema = z.object({
+  id: z.string(),
+  ok: z.boolean(),
+  error: z.string().optional().describe("why this alert was not changed (ok=false)"),
+});
+export type AlertBulkItemResult = z.infer<typeof alertBulkItemResultSchema>;
+
+export const alertBulkResultSchema = z.object({
+  action: z.enum(BULK_ALERT_ACTIONS),
+  results: z
+    .array(alertBulkItemResultSchema)
+    .describe("one per distinct id, in the order given; one failure does not stop the rest"),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+});
+export type AlertBulkResult = z.infer<typeof alertBulkResultSchema>;
