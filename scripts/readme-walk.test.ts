@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 
 // Walks README.md's "With Prometheus" steps exactly as written (the block between the
@@ -95,6 +96,17 @@ describe("README: run it on your fleet with Prometheus", () => {
   it(
     "gives priced hosts, the default rules and an idle alert",
     async () => {
+      // the README's fixed ports: another program on one of them would answer in its place
+      for (const port of [3300, 9500, 9590]) {
+        const busy = await new Promise<boolean>((resolve) => {
+          const socket = connect({ host: "127.0.0.1", port }, () => {
+            socket.destroy();
+            resolve(true);
+          });
+          socket.on("error", () => resolve(false));
+        });
+        expect(busy, `port ${port} is already in use: stop what listens there first`).toBe(false);
+      }
       rmSync("trial", { recursive: true, force: true });
       for (const s of ["", "-journal", "-wal", "-shm"])
         rmSync(`data/trial.db${s}`, { force: true });
