@@ -29,8 +29,9 @@ let output = "";
 function stopWalk(): Promise<void> {
   const child = walk;
   const pid = child?.pid;
-  if (!child || pid === undefined || child.exitCode !== null) return Promise.resolve();
-  // the simulator and Prometheus were started with & in the walk's process group
+  if (!child || pid === undefined) return Promise.resolve();
+  // the simulator and Prometheus were started with & in the walk's process group: they outlive
+  // bash when it exits on an error, so the group is always killed
   const killGroup = (signal: NodeJS.Signals) => {
     try {
       process.kill(-pid, signal);
@@ -38,6 +39,10 @@ function stopWalk(): Promise<void> {
       /* already gone */
     }
   };
+  if (child.exitCode !== null || child.signalCode !== null) {
+    killGroup("SIGKILL");
+    return Promise.resolve();
+  }
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       killGroup("SIGKILL");
