@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/app-nav.tsx";
+import { HeaderMenu } from "@/components/header-menu.tsx";
 import { Providers } from "@/components/providers.tsx";
 import { TimeZoneNote } from "@/components/time-zone.tsx";
 import { UserMenu } from "@/components/user-menu.tsx";
@@ -29,11 +30,19 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <Link className="brand" href="/">
             gpufleet
           </Link>
-          {user && <AppNav role={user.role} />}
-          <span className="header-note">
-            <TimeZoneNote />
-          </span>
-          {user && <UserMenu email={user.email} role={user.role} />}
+          {user ? (
+            <HeaderMenu>
+              <AppNav role={user.role} />
+              <span className="header-note">
+                <TimeZoneNote />
+              </span>
+              <UserMenu email={user.email} role={user.role} />
+            </HeaderMenu>
+          ) : (
+            <span className="header-note">
+              <TimeZoneNote />
+            </span>
+          )}
         </header>
         <Providers>
           <main id="main">{children}</main>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { adminQueries, type AuditEntryDto, type AuditFilters } from "@/lib/queries/admin.ts";
 import { LocalTime } from "../time-zone.tsx";
 import { compactDetail } from "./admin-bits.ts";
+import { TableWrap } from "../table-wrap.tsx";
 
 const NO_FILTERS: AuditFilters = { action: "", actor: "" };
 
@@ -80,7 +81,7 @@ export function AuditPanel() {
       ) : null}
       {q.isPending ? <p className="loading">Loading the audit log…</p> : null}
       {q.data ? (
-        <div className="table-wrap">
+        <TableWrap label="Audit log table">
           <table className="data" data-testid="audit-table">
             <thead>
               <tr>
@@ -103,7 +104,7 @@ export function AuditPanel() {
               {filtered ? "No entries match these filters." : "No entries yet."}
             </p>
           ) : null}
-        </div>
+        </TableWrap>
       ) : null}
       {q.data && entries.length > 0 ? (
         <div className="audit-more">

@@ -22,6 +22,7 @@ import {
 } from "../settings/form-bits.tsx";
 import { LocalTime } from "../time-zone.tsx";
 import { TokenSecret } from "./token-secret.tsx";
+import { TableWrap } from "../table-wrap.tsx";
 
 export const SCOPE_LABELS: Record<TokenScope, string> = {
   read: "Read: read-only GET routes (fleet, costs, alerts, metrics…)",
@@ -79,7 +80,7 @@ export function TokensPanel() {
       ) : null}
       {q.isPending ? <p className="loading">Loading tokens…</p> : null}
       {q.data ? (
-        <div className="table-wrap">
+        <TableWrap label="API tokens table">
           <table className="data" data-testid="tokens-table">
             <thead>
               <tr>
@@ -115,7 +116,7 @@ export function TokensPanel() {
             </tbody>
           </table>
           {q.data.tokens.length === 0 ? <p className="muted">No API tokens yet.</p> : null}
-        </div>
+        </TableWrap>
       ) : null}
       {revoke.error ? (
         <p className="field-error" role="alert" data-testid="token-revoke-error">

@@ -9,6 +9,7 @@ import { ConfirmButton, requestErrors } from "../settings/form-bits.tsx";
 import { LocalTime } from "../time-zone.tsx";
 import { roleName, teamsText } from "./admin-bits.ts";
 import { PasswordResetForm, UserCreateForm, UserEditForm } from "./user-forms.tsx";
+import { TableWrap } from "../table-wrap.tsx";
 
 type Open = { id: string; form: "edit" | "password" } | null;
 
@@ -52,7 +53,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
       ) : null}
       {q.isPending ? <p className="loading">Loading users…</p> : null}
       {q.data ? (
-        <div className="table-wrap">
+        <TableWrap label="Users table">
           <table className="data" data-testid="users-table">
             <thead>
               <tr>
@@ -108,7 +109,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
             </tbody>
           </table>
           {q.data.users.length === 0 ? <p className="muted">No users.</p> : null}
-        </div>
+        </TableWrap>
       ) : null}
       {remove.error ? (
         <p className="field-error" role="alert" data-testid="user-delete-error">

@@ -1,5 +1,5 @@
 import { microsToNumber } from "@/lib/format/money.ts";
-import { monthBounds } from "@/lib/costs/month.ts";
+import { monthBounds, monthLabel } from "@/lib/costs/month.ts";
 
 export interface TrendRow {
   month: string;
@@ -9,6 +9,8 @@ export interface TrendRow {
   idle: number;
   totalMicros: string;
   idleMicros: string;
+  /** no priced hour in the ledger this month: the axis says "no data" rather than an empty slot */
+  noData: boolean;
 }
 
 const short = new Intl.DateTimeFormat("en-US", {
@@ -17,10 +19,14 @@ const short = new Intl.DateTimeFormat("en-US", {
   timeZone: "UTC",
 });
 
-/** Each month split into spend on GPUs in use and spend on idle GPUs (stacked bars). */
+/**
+ * Each month split into spend on GPUs in use and spend on idle GPUs (stacked bars), and a note
+ * naming the months with no ledger data: "before <first month with data>" when they all come
+ * first (the ledger had not started), else the months themselves.
+ */
 export function shapeCostTrend(
   trend: readonly { month: string; totalMicros: string; idleMicros: string }[],
-): { rows: TrendRow[]; hasData: boolean } {
+): { rows: TrendRow[]; hasData: boolean; noDataNote: string | null } {
   const rows = trend.map((t) => {
     const total = BigInt(t.totalMicros);
     const idle = BigInt(t.idleMicros);
@@ -31,7 +37,19 @@ export function shapeCostTrend(
       idle: microsToNumber(idle),
       totalMicros: t.totalMicros,
       idleMicros: t.idleMicros,
+      noData: total === 0n,
     };
   });
-  return { rows, hasData: rows.some((r) => r.totalMicros !== "0") };
+  const hasData = rows.some((r) => !r.noData);
+  return { rows, hasData, noDataNote: hasData ? noDataNote(rows) : null };
+}
+
+function noDataNote(rows: readonly TrendRow[]): string | null {
+  const empty = rows.filter((r) => r.noData);
+  if (empty.length === 0) return null;
+  const first = rows.findIndex((r) => !r.noData);
+  const leading = first === empty.length;
+  const firstRow = rows[first];
+  if (leading && firstRow) return `No ledger data before ${monthLabel(firstRow.month)}.`;
+  return `No ledger data for ${empty.map((r) => monthLabel(r.month)).join(", ")}.`;
 }

@@ -14,6 +14,7 @@ import {
 import { formatDateTime, formatTick } from "@/lib/format/time.ts";
 import type { GpuSeriesDto } from "@/lib/zod/schemas/series.ts";
 import { useTimeZone } from "../time-zone.tsx";
+import { legendText, TOOLTIP_ITEM_STYLE } from "./legend-text.tsx";
 import { shapeGpuMetric, type GpuMetric } from "./chart-line-gpu-metric.shape.ts";
 
 /** One metric of one instance, a line per GPU. */
@@ -55,11 +56,12 @@ export function ChartLineGpuMetric({
                 fontSize={11}
               />
               <Tooltip
+                itemStyle={TOOLTIP_ITEM_STYLE}
                 labelFormatter={(v) => formatDateTime(Number(v), tz)}
                 formatter={(v) => `${String(v)} ${chart.unit}`}
               />
               {chart.lines.length > 1 ? (
-                <Legend iconSize={10} wrapperStyle={{ fontSize: 11 }} />
+                <Legend iconSize={10} wrapperStyle={{ fontSize: 11 }} formatter={legendText} />
               ) : null}
               {chart.lines.map((l) => (
                 <Line

@@ -13,6 +13,7 @@ import {
 } from "recharts";
 import type { EvidencePoint } from "@/lib/zod/schemas/recommendation.ts";
 import { shapeEvidence } from "./chart-line-recommendation-evidence.shape.ts";
+import { legendText, TOOLTIP_ITEM_STYLE } from "./legend-text.tsx";
 
 /** The evidence behind a recommendation: daily utilization, memory, idle and up time, in %. */
 export function ChartLineRecommendationEvidence({
@@ -31,8 +32,11 @@ export function ChartLineRecommendationEvidence({
           <CartesianGrid stroke="#e4e7eb" vertical={false} />
           <XAxis dataKey="label" fontSize={11} minTickGap={20} />
           <YAxis domain={[0, 100]} width={40} fontSize={11} unit="%" />
-          <Tooltip formatter={(v) => (v === null ? "—" : `${String(v)} %`)} />
-          <Legend iconSize={10} wrapperStyle={{ fontSize: 11 }} />
+          <Tooltip
+            itemStyle={TOOLTIP_ITEM_STYLE}
+            formatter={(v) => (v === null ? "—" : `${String(v)} %`)}
+          />
+          <Legend iconSize={10} wrapperStyle={{ fontSize: 11 }} formatter={legendText} />
           {chart.lines.map((l) => (
             <Line
               key={l.key}

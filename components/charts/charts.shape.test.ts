@@ -93,6 +93,21 @@ describe("shapeCostTrend", () => {
       false,
     );
   });
+  it("marks months with no ledger data and says which", () => {
+    const row = (month: string, totalMicros: string) => ({ month, totalMicros, idleMicros: "0" });
+    const leading = shapeCostTrend([
+      row("2026-08", "0"),
+      row("2026-09", "0"),
+      row("2026-10", "1000000"),
+      row("2026-11", "2000000"),
+    ]);
+    expect(leading.rows.map((r) => r.noData)).toEqual([true, true, false, false]);
+    expect(leading.noDataNote).toBe("No ledger data before October 2026.");
+    const gap = shapeCostTrend([row("2026-09", "1"), row("2026-10", "0"), row("2026-11", "2")]);
+    expect(gap.noDataNote).toBe("No ledger data for October 2026.");
+    expect(shapeCostTrend([row("2026-11", "2")]).noDataNote).toBeNull();
+    expect(shapeCostTrend([row("2026-11", "0")]).noDataNote).toBeNull();
+  });
 });
 
 describe("withGaps", () => {

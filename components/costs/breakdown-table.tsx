@@ -1,6 +1,7 @@
 import { formatMoney } from "@/lib/format/money.ts";
 import { formatHours } from "@/lib/format/number.ts";
 import type { BreakdownDimension, BreakdownRow } from "@/lib/zod/schemas/costs.ts";
+import { TableWrap } from "../table-wrap.tsx";
 
 export const DIMENSION_LABELS: Record<BreakdownDimension, string> = {
   provider: "Provider",
@@ -37,7 +38,7 @@ export function BreakdownTable({
       <div className="panel-head">
         <h2 id={`bd-${dimension}`}>By {label.toLowerCase()}</h2>
       </div>
-      <div className="table-wrap">
+      <TableWrap label={`By ${label.toLowerCase()} table`}>
         <table className="data">
           <thead>
             <tr>
@@ -107,7 +108,7 @@ export function BreakdownTable({
             </tr>
           </tfoot>
         </table>
-      </div>
+      </TableWrap>
     </section>
   );
 }

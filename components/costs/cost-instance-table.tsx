@@ -2,6 +2,7 @@ import Link from "next/link";
 import { hoursDecimal } from "@/lib/costs/csv.ts";
 import { formatMoney } from "@/lib/format/money.ts";
 import type { CostInstanceRow } from "@/lib/zod/schemas/costs.ts";
+import { TableWrap } from "../table-wrap.tsx";
 
 /** The per-instance table; the CSV export is exactly these rows and columns. */
 export function CostInstanceTable({
@@ -17,7 +18,7 @@ export function CostInstanceTable({
     return <p className="muted">No instance has usage recorded in this month.</p>;
   }
   return (
-    <div className="table-wrap">
+    <TableWrap label="Per instance table">
       <table className="data" data-testid="cost-instance-table">
         <thead>
           <tr>
@@ -95,6 +96,6 @@ export function CostInstanceTable({
           </tr>
         </tfoot>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -18,6 +18,7 @@ import { BreakdownTable } from "./breakdown-table.tsx";
 import { BudgetPanel } from "./budget-panel.tsx";
 import { CostInstanceTable } from "./cost-instance-table.tsx";
 import { MonthPicker } from "./month-picker.tsx";
+import { TableWrap } from "../table-wrap.tsx";
 
 export function CostsView() {
   const [params, setParams] = useSearchState();
@@ -212,7 +213,7 @@ function UnpricedNow({ rows }: { rows: CostMonth["unpricedNow"] }) {
           price; add one, then re-price the month on the settings page for the hours already closed
         </span>
       </div>
-      <div className="table-wrap">
+      <TableWrap label="Hosts with no price table">
         <table className="data">
           <thead>
             <tr>
@@ -246,7 +247,7 @@ function UnpricedNow({ rows }: { rows: CostMonth["unpricedNow"] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </section>
   );
 }

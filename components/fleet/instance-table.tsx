@@ -9,6 +9,7 @@ import { addPriceHref } from "@/lib/pricing/prefill.ts";
 import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";
 import type { SortKey, TableQuery } from "@/lib/zod/schemas/instance-query.ts";
 import { HOST_STATES } from "@/lib/zod/schemas/instance.ts";
+import { TableWrap } from "../table-wrap.tsx";
 
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: "hostname", label: "Host" },
@@ -186,7 +187,7 @@ export function InstanceTable({
           {visible.length} of {rows.length} instances
         </span>
       </div>
-      <div className="table-wrap">
+      <TableWrap label="Instances table">
         <table className="data" data-testid="instance-table">
           <caption className="sr-only">
             Instances, sorted by {query.sort} {query.dir === "asc" ? "ascending" : "descending"}
@@ -225,7 +226,7 @@ export function InstanceTable({
           </tbody>
         </table>
         {visible.length === 0 ? <p className="muted">No instance matches these filters.</p> : null}
-      </div>
+      </TableWrap>
     </>
   );
 }

@@ -1,11 +1,12 @@
 import { formatBytes, formatBytesOf, formatInteger, formatRatio } from "@/lib/format/number.ts";
 import type { InstanceDetail } from "@/lib/zod/schemas/instance.ts";
 import { cellFill, STATUS_LABELS } from "../fleet/util-scale.ts";
+import { TableWrap } from "../table-wrap.tsx";
 
 export function GpuTable({ gpus }: { gpus: InstanceDetail["gpus"] }) {
   if (gpus.length === 0) return <p className="muted">This host has reported no GPUs.</p>;
   return (
-    <div className="table-wrap">
+    <TableWrap label="GPUs now table">
       <table className="data" data-testid="gpu-table">
         <thead>
           <tr>
@@ -55,14 +56,14 @@ export function GpuTable({ gpus }: { gpus: InstanceDetail["gpus"] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
 export function MigTable({ mig }: { mig: InstanceDetail["mig"] }) {
   if (mig.length === 0) return <p className="muted">No MIG instances on this host.</p>;
   return (
-    <div className="table-wrap">
+    <TableWrap label="MIG instances table">
       <table className="data" data-testid="mig-table">
         <thead>
           <tr>
@@ -87,7 +88,7 @@ export function MigTable({ mig }: { mig: InstanceDetail["mig"] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
@@ -96,7 +97,7 @@ export function ProcessTable({ processes }: { processes: InstanceDetail["process
     return <p className="muted">No compute processes on this host&apos;s GPUs right now.</p>;
   }
   return (
-    <div className="table-wrap">
+    <TableWrap label="Processes table">
       <table className="data" data-testid="process-table">
         <thead>
           <tr>
@@ -121,6 +122,6 @@ export function ProcessTable({ processes }: { processes: InstanceDetail["process
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

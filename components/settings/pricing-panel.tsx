@@ -12,6 +12,7 @@ import { LocalTime } from "../time-zone.tsx";
 import { useSearchState } from "../use-search-state.ts";
 import { ConfirmButton } from "./form-bits.tsx";
 import { PriceForm } from "./price-form.tsx";
+import { PricingSource } from "./pricing-source.tsx";
 
 const MODEL_ORDER = ["on_demand", "spot", "reserved"];
 
@@ -186,8 +187,8 @@ export function PricingPanel({ canWrite }: { canWrite: boolean }) {
                   <td>
                     <LocalTime value={r.effectiveFrom} />
                   </td>
-                  <td className="wrap">
-                    {r.source}
+                  <td className="wrap pricing-source">
+                    <PricingSource text={r.source} />
                     {r.sourceDate ? <div className="muted small">as of {r.sourceDate}</div> : null}
                   </td>
                   <td className="wrap">{r.note ?? <span className="muted">—</span>}</td>
