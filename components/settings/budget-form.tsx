@@ -16,6 +16,7 @@ import {
 import {
   Field,
   FormError,
+  TextField,
   parseNumberList,
   requestErrors,
   zodErrors,
@@ -78,15 +79,14 @@ export function BudgetForm({ budget, onDone }: { budget: BudgetDto | null; onDon
     save.mutate(raw);
   };
   const input = (k: keyof typeof v, label: string, hint?: string) => (
-    <Field label={label} error={errors[k]} hint={hint}>
-      <input
-        type="text"
-        value={v[k]}
-        onChange={(e) => set(k, e.target.value)}
-        aria-invalid={errors[k] ? true : undefined}
-        data-testid={`budget-${k}`}
-      />
-    </Field>
+    <TextField
+      label={label}
+      value={v[k]}
+      onChange={(value) => set(k, value)}
+      error={errors[k]}
+      hint={hint}
+      testId={`budget-${k}`}
+    />
   );
   return (
     <form

@@ -55,6 +55,35 @@ export function Field({
   );
 }
 
+/** A labelled text input whose error comes from the same zod schema the API validates with. */
+export function TextField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  testId,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  hint?: string;
+  testId: string;
+}) {
+  return (
+    <Field label={label} error={error} hint={hint}>
+      <input
+        type="text"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        data-testid={testId}
+      />
+    </Field>
+  );
+}
+
 export function FormError({ errors }: { errors: Errors }) {
   const general = errors[""];
   if (!general) return null;

@@ -15,6 +15,7 @@ import {
 import {
   Field,
   FormError,
+  TextField,
   numberOrUndefined,
   requestErrors,
   zodErrors,
@@ -124,15 +125,14 @@ export function PriceForm({
     save.mutate(raw);
   };
   const input = (k: keyof Values, label: string, hint?: string) => (
-    <Field label={label} error={errors[k]} hint={hint}>
-      <input
-        type="text"
-        value={v[k]}
-        onChange={(e) => set(k, e.target.value)}
-        aria-invalid={errors[k] ? true : undefined}
-        data-testid={`price-${k}`}
-      />
-    </Field>
+    <TextField
+      label={label}
+      value={v[k]}
+      onChange={(value) => set(k, value)}
+      error={errors[k]}
+      hint={hint}
+      testId={`price-${k}`}
+    />
   );
   return (
     <form
