@@ -126,10 +126,10 @@ describe("README: run it on your fleet with Prometheus", () => {
       child.stdout.on("data", keep);
       child.stderr.on("data", keep);
 
-      // npm start may build the app first
+      // npm start may build the app first, and prints its banner once the app answers
       await until("the app to answer", 420_000, async () => {
         const res = await fetch(`${APP}/api/health`, { signal: AbortSignal.timeout(5000) });
-        return res.status < 600 ? true : null;
+        return res.status < 600 && output.includes("gpufleet is running at") ? true : null;
       });
       expect(output).toContain("metrics: Prometheus HTTP API at https://127.0.0.1:9590/");
       expect(output).toContain("default alert rules installed");
