@@ -100,7 +100,11 @@ export async function createDemoHost(
   return host.id;
 }
 
-/** The seeded windows: ledger hours up to the last closed hour, chart minutes up to now. */
+/**
+ * The seeded windows: ledger hours up to the last closed hour, chart minutes up to now. In the
+ * first hour of a month the demo also writes that (still open) hour from the simulator, so the
+ * month shown by default is never empty; the live ledger then resumes after it.
+ */
 export interface DemoWindow {
   now: number;
   lastClosed: number;
@@ -112,7 +116,10 @@ export function demoWindow(
   opts: Pick<SeedOptions, "now" | "historyDays" | "chartDays">,
 ): DemoWindow {
   const now = opts.now.getTime();
-  const lastClosed = now - (now % HOUR) - HOUR;
+  const hourStart = now - (now % HOUR);
+  const current = new Date(hourStart);
+  const monthStart = Date.UTC(current.getUTCFullYear(), current.getUTCMonth(), 1);
+  const lastClosed = hourStart - HOUR < monthStart ? hourStart : hourStart - HOUR;
   return {
     now,
     lastClosed,
