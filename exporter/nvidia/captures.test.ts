@@ -1,4 +1,4 @@
-// Every real capture in shared/fixtures/nvidia-smi goes through the parser for its format, so
+// Every real capture in exporter/test/fixtures/captures goes through the parser for its format, so
 // a capture added there later fails here until the exporter is taught about it.
 
 import { readdirSync } from "node:fs";

@@ -1,5 +1,5 @@
 // GPU models as nvidia-smi describes them: names, memory, power and clock envelopes,
-// identifiers. Values follow real boards (captures in shared/fixtures where we have them).
+// identifiers. Values follow real boards (captures in exporter/test/fixtures/captures where we have them).
 
 export type Arch = "Turing" | "Volta" | "Ampere" | "Ada Lovelace" | "Hopper";
 

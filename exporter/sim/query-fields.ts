@@ -1,5 +1,5 @@
 // Values of `nvidia-smi --query-gpu` fields under `--format=csv,nounits`, per driver 590's
-// field list (shared/fixtures/nvidia-smi/help-query-gpu-590.48.01.txt) and its captures.
+// field list (exporter/test/fixtures/captures/help-query-gpu-590.48.01.txt) and its captures.
 import {
   clockedUp,
   DEPRECATED,

@@ -2,9 +2,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-export const FIXTURES = fileURLToPath(
-  new URL("../../../shared/fixtures/nvidia-smi/", import.meta.url),
-);
+export const FIXTURES = fileURLToPath(new URL("../test/fixtures/captures/", import.meta.url));
 
 export function fixture(name: string): string {
   return readFileSync(`${FIXTURES}${name}`, "utf8");

@@ -18,12 +18,12 @@ export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export const OWN_FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 export const FAKE_NVSMI = fileURLToPath(new URL("./fake-nvidia-smi.mjs", import.meta.url));
 
-/** The real captures live beside the checkout, in ../shared/fixtures/nvidia-smi. */
-export const SHARED_FIXTURES = join(REPO, "../shared/fixtures/nvidia-smi/");
+/** The real captures, copied into the repository with their provenance (captures/README.md). */
+export const SHARED_FIXTURES = fileURLToPath(new URL("./fixtures/captures/", import.meta.url));
+/** Always true in a checkout; a missing folder fails loudly instead of skipping silently. */
 export const HAVE_SHARED = existsSync(SHARED_FIXTURES);
-if (!HAVE_SHARED) {
-  console.warn(`[exporter tests] ${SHARED_FIXTURES} is absent: real-capture tests are skipped`);
-}
+if (!HAVE_SHARED)
+  throw new Error(`${SHARED_FIXTURES} is missing: the real captures are part of the repository`);
 
 export function shared(name: string): string {
   return readFileSync(join(SHARED_FIXTURES, name), "utf8");
