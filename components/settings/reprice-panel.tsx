@@ -8,6 +8,7 @@ import { costQueries } from "@/lib/queries/costs.ts";
 import { fleetQueries } from "@/lib/queries/fleet.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";
 import { repriceResultSchema, type RepriceResultDto } from "@/lib/zod/schemas/reprice.ts";
+import { Stat } from "../stat.tsx";
 
 // Ledger hours keep the price they were written with; this panel re-prices a month with today's
 // catalogue, always through a preview first. The apply sends the previewed new total, so the
@@ -184,32 +185,24 @@ function PreviewBody({ p }: { p: RepriceResultDto }) {
   return (
     <div data-testid="reprice-summary">
       <div className="stats" aria-label="Re-pricing preview">
-        <div className="stat">
-          <div className="stat-label">Total as written</div>
-          <div
-            className="stat-value"
-            data-testid="reprice-old-total"
-            data-micros={p.oldTotalMicros}
-          >
-            {formatMoney(p.oldTotalMicros, c)}
-          </div>
-        </div>
-        <div className="stat">
-          <div className="stat-label">Total with today&apos;s prices</div>
-          <div
-            className="stat-value"
-            data-testid="reprice-new-total"
-            data-micros={p.newTotalMicros}
-          >
-            {formatMoney(p.newTotalMicros, c)}
-          </div>
-        </div>
-        <div className="stat">
-          <div className="stat-label">Difference</div>
-          <div className="stat-value" data-testid="reprice-delta" data-micros={p.deltaMicros}>
-            {signedMoney(p.deltaMicros, c)}
-          </div>
-        </div>
+        <Stat
+          testId="reprice-old-total"
+          label="Total as written"
+          value={formatMoney(p.oldTotalMicros, c)}
+          data={{ "data-micros": p.oldTotalMicros }}
+        />
+        <Stat
+          testId="reprice-new-total"
+          label="Total with today's prices"
+          value={formatMoney(p.newTotalMicros, c)}
+          data={{ "data-micros": p.newTotalMicros }}
+        />
+        <Stat
+          testId="reprice-delta"
+          label="Difference"
+          value={signedMoney(p.deltaMicros, c)}
+          data={{ "data-micros": p.deltaMicros }}
+        />
       </div>
       <p className="muted small" data-testid="reprice-counts">
         {p.hours.changed} of {p.hours.total} host-hours change ({p.rowsChanged} ledger rows);{" "}

@@ -143,9 +143,13 @@ describe("sign-in", () => {
   });
 
   it("the lock and the count expire", async () => {
-    const { recordFailure, throttleState, LOCK_AFTER, LOCK_FOR_MS } = await import("./throttle.ts");
+    const { claimAttempt, settleFailure, throttleState, LOCK_AFTER, LOCK_FOR_MS } =
+      await import("./throttle.ts");
     const t0 = new Date("2026-01-01T00:00:00Z");
-    for (let i = 0; i < LOCK_AFTER; i++) await recordFailure("carol@test.local", t0);
+    for (let i = 0; i < LOCK_AFTER; i++) {
+      const claim = await claimAttempt("carol@test.local", t0);
+      if (claim.kind === "check") await settleFailure("carol@test.local", claim.attempt, t0);
+    }
     expect((await throttleState("carol@test.local", t0)).kind).toBe("locked");
     const later = new Date(t0.getTime() + LOCK_FOR_MS + 1000);
     expect(await throttleState("carol@test.local", later)).toEqual({ kind: "open", delayMs: 0 });

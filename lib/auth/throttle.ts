@@ -84,18 +84,6 @@ export async function settleFailure(
   return true;
 }
 
-/** Counts a failure; returns true when this failure locked the email. */
-export async function recordFailure(email: string, now = new Date()): Promise<boolean> {
-  const key = throttleKey(email);
-  const row = await db.signInThrottle.findUnique({ where: { key } });
-  const fresh = !row || now.getTime() - row.firstFailAt.getTime() > WINDOW_MS;
-  const failures = fresh ? 1 : row.failures + 1;
-  const lockedUntil = failures >= LOCK_AFTER ? new Date(now.getTime() + LOCK_FOR_MS) : null;
-  const data = { failures, firstFailAt: fresh ? now : row.firstFailAt, lockedUntil };
-  await db.signInThrottle.upsert({ where: { key }, create: { key, ...data }, update: data });
-  return lockedUntil !== null;
-}
-
 export async function clearFailures(email: string): Promise<void> {
   await db.signInThrottle.deleteMany({ where: { key: throttleKey(email) } });
 }
