@@ -1,6 +1,8 @@
 import "server-only";
 import type { Db } from "../../db.ts";
+import { isUniqueViolation } from "../../notify/enqueue.ts";
 import { ruleInputSchema, type RuleInput } from "../../zod/schemas/rule.ts";
+import { ruleRow } from "./save-rule.ts";
 
 /** The alert rules every install starts with, demo or not, each with its default parameters. */
 export const DEFAULT_RULES: readonly RuleInput[] = [
@@ -28,21 +30,17 @@ export async function installDefaultRules(db: Db): Promise<number> {
     await db.jobState.create({
       data: { name: DEFAULT_RULES_MARK, value: new Date().toISOString() },
     });
-  } catch {
-    return 0; // another replica claimed it first
+  } catch (e) {
+    if (isUniqueViolation(e)) return 0; // another replica claimed it first
+    throw e;
   }
-  if ((await db.alertRule.count()) > 0) return 0;
-  await db.alertRule.createMany({
-    data: DEFAULT_RULES.map((r) => ({
-      name: r.name,
-      kind: r.kind,
-      enabled: r.enabled,
-      scopeKind: r.scopeKind,
-      scopeValue: r.scopeValue,
-      params: JSON.stringify(r.params),
-      excludeLabels: JSON.stringify(r.excludeLabels),
-      cooldownSeconds: r.cooldownMinutes * 60,
-    })),
-  });
+  try {
+    if ((await db.alertRule.count()) > 0) return 0;
+    await db.alertRule.createMany({ data: DEFAULT_RULES.map(ruleRow) });
+  } catch (e) {
+    // not installed after all: the next start tries again
+    await db.jobState.deleteMany({ where: { name: DEFAULT_RULES_MARK } });
+    throw e;
+  }
   return DEFAULT_RULES.length;
 }

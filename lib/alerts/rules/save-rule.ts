@@ -11,7 +11,8 @@ import { parseOrThrow } from "../errors.ts";
 import { getRule } from "./list-rules.ts";
 import { ruleAsInput } from "./rule-dto.ts";
 
-function toRow(r: RuleInput) {
+/** A rule as stored (shared with the default rules every store starts with). */
+export function ruleRow(r: RuleInput) {
   return {
     name: r.name,
     kind: r.kind,
@@ -25,7 +26,7 @@ function toRow(r: RuleInput) {
 }
 
 export async function createRule(input: RuleInput, client: Db = defaultDb): Promise<RuleDto> {
-  const row = await client.alertRule.create({ data: toRow(input) });
+  const row = await client.alertRule.create({ data: ruleRow(input) });
   return getRule(row.id, client);
 }
 
@@ -44,7 +45,7 @@ export async function updateRule(
     params: { ...(current.params ?? {}), ...(patch.params ?? {}) },
   };
   const next = parseOrThrow(ruleInputSchema, merged, "rule");
-  await client.alertRule.update({ where: { id }, data: toRow(next) });
+  await client.alertRule.update({ where: { id }, data: ruleRow(next) });
   return getRule(id, client);
 }
 
