@@ -8,6 +8,6 @@ export async function register() {
   await installDefaults(db).catch((e: unknown) =>
     console.error(`[install] shipped prices and default rules: ${(e as Error).message}`),
   );
-  const { startServerCollector } = await import("./lib/collector/server.ts");
+  const { startServerCollector } = await import("./lib/jobs/server.ts");
   startServerCollector();
 }

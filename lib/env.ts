@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseTrustedProxies } from "./server/forwarded.ts";
-import { promSettingsProblems } from "./metrics/prom-config.ts";
+import { promSettingsProblems } from "./metrics/prometheus/config.ts";
 
 // The environment is read once, here, and validated; everything else imports `env`.
 const schema = z
@@ -46,7 +46,7 @@ const schema = z
   })
   .superRefine((v, ctx) => {
     // combinations that cannot work, and a malformed PROMETHEUS_HEADERS; the files are read later,
-    // by lib/metrics/prom-connection.ts, and no message quotes a secret
+    // by lib/metrics/prometheus/connection.ts, and no message quotes a secret
     for (const p of v.PROMETHEUS_URL ? promSettingsProblems(v) : []) {
       ctx.addIssue({ code: "custom", path: [p.variable], message: p.message });
     }

@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { embeddedBackend } from "../lib/metrics/backend.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFleet } from "../exporter/sim/fleet.ts";
 import { evaluateAlerts } from "../lib/alerts/evaluate-rules.ts";
-import { createEmbeddedAlertMetrics } from "../lib/alerts/metrics-embedded.ts";
-import { createCollector, type Collector } from "../lib/collector/loop.ts";
+import { createEmbeddedSource } from "../lib/metrics/embedded/source.ts";
+import { createCollector, type Collector } from "../lib/jobs/loop.ts";
 import type { Db } from "../lib/db.ts";
 import { DEMO_SEED } from "../lib/demo/seed.ts";
 import { freePort } from "../lib/testing/prometheus.ts";
@@ -79,6 +80,7 @@ function seedDemo(exporter: Exporter, hosts: number): string {
 function makeCollector(): Collector {
   return createCollector(db, {
     intervalS: 15,
+    metrics: embeddedBackend(db, 15),
     scrapeTimeoutMs: 5000,
     scrapeConcurrency: 4,
     retentionDays: 7,
@@ -89,7 +91,7 @@ function makeCollector(): Collector {
         run: async ({ db: d, now }) => {
           const r = await evaluateAlerts(d, {
             now,
-            metrics: createEmbeddedAlertMetrics(d),
+            metrics: createEmbeddedSource(d, 15),
             intervalS: 15,
           });
           expect(r.errors).toEqual([]);
@@ -184,7 +186,7 @@ describe("npm start again with another exporter port and host count", () => {
     // an hour later the retired host is still silent, and still does not alert
     await evaluateAlerts(db, {
       now: new Date(Date.now() + 3600_000),
-      metrics: createEmbeddedAlertMetrics(db),
+      metrics: createEmbeddedSource(db, 15),
       intervalS: 15,
     });
     expect((await openAlerts()).filter((a) => a.hostId === goneId)).toEqual([]);

@@ -9,8 +9,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import bcrypt from "bcryptjs";
-import { rulesYaml } from "../lib/metrics/recording-rules.ts";
-import { scrapeConfigYaml, webConfigYaml } from "../lib/metrics/scrape-config.ts";
+import { rulesYaml } from "../lib/metrics/prometheus/recording-rules.ts";
+import { scrapeConfigYaml, webConfigYaml } from "../lib/ingest/scrape-config.ts";
 
 const [command, ...rest] = process.argv.slice(2);
 const { values } = parseArgs({

@@ -34,7 +34,7 @@ const M = 1_000_000n;
 
 async function seed(): Promise<void> {
   const now = new Date();
-  const { monthBounds, monthOf } = await import("@/lib/costs/month.ts");
+  const { monthBounds, monthOf } = await import("@/lib/core/months.ts");
   const hourStart = monthBounds(monthOf(now)).from;
   await db.priceEntry.create({
     data: {

@@ -1,8 +1,9 @@
 // The app's embedded collector alone, for the CPU benchmark: scrapes the targets file's exporters
 // every interval into its own store, printing one JSON line per tick. Started with
 // `node --conditions=react-server --import tsx bench/lib/collector-worker.ts <db url> <targets> <s>`.
+import { embeddedBackend } from "../../lib/metrics/backend.ts";
 import { readFileSync } from "node:fs";
-import { createCollector } from "../../lib/collector/loop.ts";
+import { createCollector } from "../../lib/jobs/loop.ts";
 import { createDb } from "../../lib/db.ts";
 
 const [url, targetsFile, interval] = process.argv.slice(2);
@@ -14,6 +15,7 @@ const targets = (
 const db = createDb(url);
 const collector = createCollector(db, {
   intervalS,
+  metrics: embeddedBackend(db, intervalS),
   scrapeTimeoutMs: 5000,
   scrapeConcurrency: 32,
   retentionDays: 7,

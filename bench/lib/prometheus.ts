@@ -1,7 +1,7 @@
 // Debian's Prometheus as a child process on loopback, scraping a file_sd targets file.
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { scrapeConfigYaml } from "../../lib/metrics/scrape-config.ts";
+import { scrapeConfigYaml } from "../../lib/ingest/scrape-config.ts";
 import { freePort, start, waitHttp, type Proc } from "./procs.ts";
 
 export const PROMETHEUS_BIN = process.env.PROMETHEUS_BIN ?? "/usr/bin/prometheus";

@@ -1,5 +1,5 @@
 import { microsToNumber } from "@/lib/format/money.ts";
-import { monthBounds, monthLabel } from "@/lib/costs/month.ts";
+import { monthBounds, monthLabel } from "@/lib/core/months.ts";
 
 export interface TrendRow {
   month: string;

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { hoursDecimal } from "@/lib/costs/csv.ts";
+import { hoursDecimal } from "@/lib/spend/csv.ts";
 import { formatMoney } from "@/lib/format/money.ts";
 import type { CostInstanceRow } from "@/lib/zod/schemas/costs.ts";
 import { TableWrap } from "../table-wrap.tsx";

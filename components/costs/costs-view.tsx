@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { monthLabel } from "@/lib/costs/month.ts";
+import { monthLabel } from "@/lib/core/months.ts";
 import { addPriceHref } from "@/lib/pricing/prefill.ts";
 import { bannerFor } from "@/lib/fleet/health.ts";
 import { formatMoney } from "@/lib/format/money.ts";

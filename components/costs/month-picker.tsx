@@ -1,6 +1,6 @@
 "use client";
 
-import { addMonths } from "@/lib/costs/month.ts";
+import { addMonths } from "@/lib/core/months.ts";
 
 /** Previous / month input / next. The month is a UTC calendar month. */
 export function MonthPicker({ month, onChange }: { month: string; onChange: (m: string) => void }) {

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { formatMicros } from "@/lib/cost/money.ts";
+import { formatMicros } from "@/lib/core/money.ts";
 import { alertQueries } from "@/lib/queries/alerts.ts";
 import { settingsQueries } from "@/lib/queries/settings.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";

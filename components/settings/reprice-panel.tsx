@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { monthLabel, monthOf } from "@/lib/costs/month.ts";
+import { monthLabel, monthOf } from "@/lib/core/months.ts";
 import { formatMoney } from "@/lib/format/money.ts";
 import { costQueries } from "@/lib/queries/costs.ts";
 import { fleetQueries } from "@/lib/queries/fleet.ts";

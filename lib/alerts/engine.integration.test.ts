@@ -4,7 +4,7 @@ import { makeTestDb } from "../testing/test-db.ts";
 import { acknowledgeAlert, resolveAlert, snoozeAlert } from "./act-on-alert.ts";
 import { evaluateAlerts } from "./evaluate-rules.ts";
 import { makeGpu, makeHost, writeHours, writeMinutes } from "./fixtures.ts";
-import { createEmbeddedAlertMetrics } from "./metrics-embedded.ts";
+import { createEmbeddedSource } from "../metrics/embedded/source.ts";
 
 // Rules evaluated end to end on the store: hand-made 1-minute series and ledger hours.
 
@@ -16,7 +16,7 @@ async function evaluate(now: Date) {
   for (const h of await db.host.findMany())
     await db.host.update({ where: { id: h.id }, data: { lastSeen: now } });
   await db.gpu.updateMany({ data: { lastSeen: now } });
-  return evaluateAlerts(db, { now, metrics: createEmbeddedAlertMetrics(db), intervalS: 15 });
+  return evaluateAlerts(db, { now, metrics: createEmbeddedSource(db, 15), intervalS: 15 });
 }
 
 async function notifications(alertId?: string) {
@@ -189,7 +189,7 @@ describe("budget rule on a hand-made ledger", () => {
     const now = new Date("2026-11-11T00:30:00Z");
     const r = await evaluateAlerts(db, {
       now,
-      metrics: createEmbeddedAlertMetrics(db),
+      metrics: createEmbeddedSource(db, 15),
       intervalS: 15,
     });
     expect(r.errors).toEqual([]);
@@ -218,7 +218,7 @@ describe("budget rule on a hand-made ledger", () => {
     }));
     await evaluateAlerts(db, {
       now: new Date("2026-11-13T00:30:00Z"),
-      metrics: createEmbeddedAlertMetrics(db),
+      metrics: createEmbeddedSource(db, 15),
       intervalS: 15,
     });
     const id = actual?.id ?? "";
@@ -232,7 +232,7 @@ describe("budget rule on a hand-made ledger", () => {
     );
     await evaluateAlerts(db, {
       now: new Date("2026-11-13T01:30:00Z"),
-      metrics: createEmbeddedAlertMetrics(db),
+      metrics: createEmbeddedSource(db, 15),
       intervalS: 15,
     });
     expect((await notifications(id)).map((n) => n.transition)).toEqual(["firing:80", "firing:100"]);

@@ -14,7 +14,7 @@ import {
   type RuleFacts,
 } from "./facts.ts";
 import { MIN_COVERAGE } from "./evaluate-idle.ts";
-import type { GpuWindowStats } from "./metrics.ts";
+import type { GpuWindowStats } from "../metrics/source.ts";
 
 // Health rules: an exporter or GPU that stopped reporting (from the store's lastSeen, kept by the
 // collector in both modes), and ECC / temperature / throttling from the metrics window.

@@ -1,4 +1,4 @@
-import { divRoundHalfUp } from "../cost/money.ts";
+import { divRoundHalfUp } from "../core/money.ts";
 import { formatMoney } from "../format/money.ts";
 import { formatBytes } from "../format/number.ts";
 import { idleParamsSchema } from "../zod/schemas/rule.ts";
@@ -10,7 +10,7 @@ import {
   type HostFacts,
   type RuleFacts,
 } from "./facts.ts";
-import type { GpuWindowStats } from "./metrics.ts";
+import type { GpuWindowStats } from "../metrics/source.ts";
 
 // Idle GPU: utilization under the threshold for the whole window (max over the window), told
 // apart as HELD (memory allocated or a process attached: someone holds it and does nothing) or

@@ -24,7 +24,7 @@ import {
   type RuleFacts,
 } from "./facts.ts";
 import { loadFacts } from "./load-facts.ts";
-import type { AlertMetrics, GpuWindowStats } from "./metrics.ts";
+import type { GpuWindowStats, MetricsSource } from "../metrics/source.ts";
 import { addEvent, reconcileRule } from "./reconcile.ts";
 
 // One evaluation pass: every enabled rule against the store and the metrics source. A rule whose
@@ -34,7 +34,8 @@ export const LAST_EVALUATED = "alerts.lastEvaluatedAt";
 
 export interface EvaluateOptions {
   now: Date;
-  metrics: AlertMetrics;
+  /** the GPU-window reads the rules need (the process's MetricsSource, or a test's fake) */
+  metrics: Pick<MetricsSource, "mode" | "gpuWindow">;
   /** the collector's interval: "not reporting for N intervals" is measured in it */
   intervalS: number;
 }

@@ -10,7 +10,7 @@ import {
 } from "./evaluate-health.ts";
 import { evaluateIdle } from "./evaluate-idle.ts";
 import { hostInScope, type GpuFacts, type HostFacts, type RuleFacts } from "./facts.ts";
-import type { GpuWindowStats } from "./metrics.ts";
+import type { GpuWindowStats } from "../metrics/source.ts";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 const GIB = 1024 ** 3;

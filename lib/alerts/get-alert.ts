@@ -1,7 +1,7 @@
 import "server-only";
 import { inTeamScope, type TeamScope } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
-import { NotFoundError } from "../fleet/errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import type { AlertDetail } from "../zod/schemas/alert.ts";
 import { alertDto } from "./to-dto.ts";
 

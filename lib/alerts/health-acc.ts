@@ -1,11 +1,10 @@
-import type { GpuReading } from "../metrics/snapshot.ts";
+import { POWER_REASONS, THERMAL_REASONS } from "../../exporter/contract.ts";
+import type { GpuReading } from "../ingest/snapshot.ts";
 
 // Per-minute health columns of a GPU (ECC counters, throttle ratios), folded scrape by scrape
 // beside the collector's own minute aggregate and written into the same GpuMinute row.
 
 /** Clock-event reasons grouped the way the throttle rule reads them (nvml.h names). */
-export const THERMAL_REASONS = ["sw_thermal_slowdown", "hw_thermal_slowdown", "hw_slowdown"];
-export const POWER_REASONS = ["sw_power_cap", "hw_power_brake_slowdown"];
 
 export interface HealthAgg {
   minuteStart: number;

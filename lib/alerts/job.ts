@@ -1,15 +1,14 @@
 import "server-only";
-import type { TickContext } from "../collector/loop.ts";
+import type { TickContext } from "../jobs/loop.ts";
 import { env } from "../env.ts";
 import { evaluateAlerts } from "./evaluate-rules.ts";
-import { alertMetricsFor } from "./metrics-for.ts";
 
 // The collector's alert job: evaluates every rule after each tick (the leader only).
 
 export async function runAlertJob(ctx: TickContext): Promise<void> {
   const r = await evaluateAlerts(ctx.db, {
     now: ctx.now,
-    metrics: alertMetricsFor(ctx.db, ctx.prom),
+    metrics: ctx.metrics,
     intervalS: env.GPUFLEET_COLLECT_INTERVAL_S,
   });
   if (r.errors.length > 0) console.error(`[alerts] ${r.errors.join("; ")}`);

@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExporter, type RunningExporter } from "../../exporter/server.ts";
-import { discoverFromPrometheus } from "../collector/discover-prometheus.ts";
+import { discoverFromPrometheus } from "../ingest/discover-prometheus.ts";
 import type { Db } from "../db.ts";
-import { createPromClient } from "../metrics/prom-api.ts";
+import { createPromClient } from "../metrics/prometheus/api.ts";
 import { hasPrometheus, startPrometheus, type RunningPrometheus } from "../testing/prometheus.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { evaluateAlerts } from "./evaluate-rules.ts";
-import { createPrometheusAlertMetrics } from "./metrics-prometheus.ts";
+import { createPrometheusSource } from "../metrics/prometheus/source.ts";
 
 // Prometheus mode end to end: the simulated demo hosts scraped by a real Prometheus, the alert
 // rules' *_over_time queries run against it, and the idle rule tells held from empty GPUs.
@@ -46,7 +46,7 @@ describe.skipIf(!hasPrometheus)("alert rules on a real Prometheus", () => {
 
   it("every window query parses and returns per-GPU statistics", async () => {
     const now = new Date();
-    const stats = await createPrometheusAlertMetrics(db, createPromClient(prom.url)).gpuWindow(
+    const stats = await createPrometheusSource(db, prom.url, createPromClient(prom.url)).gpuWindow(
       new Date(now.getTime() - 60_000),
       now,
     );
@@ -68,7 +68,7 @@ describe.skipIf(!hasPrometheus)("alert rules on a real Prometheus", () => {
     const now = new Date();
     const r = await evaluateAlerts(db, {
       now,
-      metrics: createPrometheusAlertMetrics(db, createPromClient(prom.url)),
+      metrics: createPrometheusSource(db, prom.url, createPromClient(prom.url)),
       intervalS: 1,
     });
     expect(r.errors).toEqual([]);

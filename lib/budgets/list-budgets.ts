@@ -1,6 +1,6 @@
 import "server-only";
 import { db as defaultDb, type Db } from "../db.ts";
-import { NotFoundError } from "../fleet/errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import type { BudgetDto, BudgetList, BudgetScope } from "../zod/schemas/budget.ts";
 import { loadBudgetFigures, type BudgetRow } from "./load-status.ts";
 import { parseThresholds, statusDto } from "./status.ts";

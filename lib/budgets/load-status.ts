@@ -1,5 +1,5 @@
 import "server-only";
-import { monthBounds } from "../cost/forecast.ts";
+import { monthBounds } from "../spend/forecast.ts";
 import type { Db } from "../db.ts";
 import { budgetFigures, parseThresholds, type BudgetFigures } from "./status.ts";
 

@@ -1,8 +1,8 @@
 import "server-only";
-import { ConflictError, parseOrThrow } from "../alerts/errors.ts";
-import { formatMicros, parseMicros } from "../cost/money.ts";
+import { ConflictError, parseOrThrow } from "../core/input-errors.ts";
+import { formatMicros, parseMicros } from "../core/money.ts";
 import { db as defaultDb, type Db } from "../db.ts";
-import { NotFoundError } from "../fleet/errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import { isUniqueViolation } from "../notify/enqueue.ts";
 import {
   budgetInputSchema,

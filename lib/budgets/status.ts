@@ -1,4 +1,4 @@
-import { forecastMonth, MIN_FORECAST_DAYS } from "../cost/forecast.ts";
+import { forecastMonth, MIN_FORECAST_DAYS } from "../spend/forecast.ts";
 import type { BudgetStatus } from "../zod/schemas/budget.ts";
 
 // A budget's month in figures: spend, share of the amount, forecast (after 3 days of data) and

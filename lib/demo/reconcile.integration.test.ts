@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFleet } from "../../exporter/sim/fleet.ts";
-import { createEmbeddedAlertMetrics } from "../alerts/metrics-embedded.ts";
+import { createEmbeddedSource } from "../metrics/embedded/source.ts";
 import { evaluateAlerts } from "../alerts/evaluate-rules.ts";
 import type { Db } from "../db.ts";
 import { makeTestDb } from "../testing/test-db.ts";
@@ -41,7 +41,7 @@ async function demoHosts() {
 async function evaluate(now: Date) {
   const r = await evaluateAlerts(db, {
     now,
-    metrics: createEmbeddedAlertMetrics(db),
+    metrics: createEmbeddedSource(db, 15),
     intervalS: 15,
   });
   expect(r.errors).toEqual([]);

@@ -1,7 +1,7 @@
 import { sampleHost } from "../../exporter/sim/sample.ts";
 import type { SimFleet, SimHostSpec } from "../../exporter/sim/types.ts";
-import type { GpuSample, HostSample } from "../cost/ledger-types.ts";
-import { migFraction, migKey, migProcesses } from "../metrics/snapshot.ts";
+import type { GpuSample, HostSample } from "../ledger/ledger-types.ts";
+import { migFraction, migKey, migProcesses } from "../core/mig.ts";
 
 // Turns the deterministic simulator into the samples the ledger and charts are computed from, so
 // the demo's backfilled history is what the live exporter would have served at those times.

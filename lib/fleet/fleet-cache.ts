@@ -1,8 +1,8 @@
 import "server-only";
 import { scopeKey, type TeamScope } from "@/lib/auth/scope.ts";
-import { getMonthSpend, type MonthSpend } from "@/lib/costs/get-month-spend.ts";
+import { getMonthSpend, type MonthSpend } from "@/lib/spend/get-month-spend.ts";
 import { env } from "@/lib/env.ts";
-import { yieldToLoop } from "@/lib/yield-to-loop.ts";
+import { yieldToLoop } from "@/lib/core/yield-to-loop.ts";
 import type { SourceHealthDto } from "@/lib/zod/schemas/common.ts";
 import type { FleetSummary } from "@/lib/zod/schemas/fleet.ts";
 import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";

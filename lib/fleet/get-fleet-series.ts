@@ -12,7 +12,7 @@ import type {
 import { toTimeRange, type Range } from "@/lib/zod/schemas/range.ts";
 import type { FleetSeriesDto } from "@/lib/zod/schemas/series.ts";
 import { combineGpuSeries } from "./combine-gpu-series.ts";
-import { SourceUnavailableError } from "./errors.ts";
+import { SourceUnavailableError } from "../core/errors.ts";
 import { toHealthDto } from "./health.ts";
 import { staleAfterMs } from "./load-fleet-snapshot.ts";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { getMonthSpend } from "@/lib/costs/get-month-spend.ts";
+import { getMonthSpend } from "@/lib/spend/get-month-spend.ts";
 import type { FleetSummary } from "@/lib/zod/schemas/fleet.ts";
 import { cachedFleetFor, scopedFleetView } from "./fleet-cache.ts";
 import { loadFleetSnapshot, usesDefaults, type FleetDeps } from "./load-fleet-snapshot.ts";

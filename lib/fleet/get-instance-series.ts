@@ -5,7 +5,7 @@ import { getMetricsSource } from "@/lib/metrics/index.ts";
 import type { SourceHealth } from "@/lib/metrics/source.ts";
 import { toTimeRange, type Range } from "@/lib/zod/schemas/range.ts";
 import type { InstanceSeriesDto } from "@/lib/zod/schemas/series.ts";
-import { NotFoundError, SourceUnavailableError } from "./errors.ts";
+import { NotFoundError, SourceUnavailableError } from "../core/errors.ts";
 import { toHealthDto } from "./health.ts";
 import { staleAfterMs, type FleetDeps } from "./load-fleet-snapshot.ts";
 

@@ -1,11 +1,11 @@
 import "server-only";
 import { inTeamScope } from "@/lib/auth/scope.ts";
-import { monthBounds, monthOf } from "@/lib/costs/month.ts";
+import { monthBounds, monthOf } from "@/lib/core/months.ts";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
 import type { ProcessInfo } from "@/lib/metrics/source.ts";
 import type { InstanceDetail } from "@/lib/zod/schemas/instance.ts";
 import { db as defaultDb } from "@/lib/db.ts";
-import { NotFoundError } from "./errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import { idleNowPerHour, shapeInstanceGpus } from "./instance-detail.ts";
 import { cachedFleet } from "./fleet-cache.ts";
 import { loadFleetSnapshot, usesDefaults, type FleetDeps } from "./load-fleet-snapshot.ts";

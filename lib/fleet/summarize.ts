@@ -1,4 +1,4 @@
-import { divRoundHalfUp } from "@/lib/cost/money.ts";
+import { divRoundHalfUp } from "@/lib/core/money.ts";
 import type { FleetSummary, GridGpu } from "@/lib/zod/schemas/fleet.ts";
 import type { HostState, InstanceRow } from "@/lib/zod/schemas/instance.ts";
 import { isIdle } from "./classify-gpu.ts";

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UNUSED_WINDOW_READS } from "../testing/fake-metrics.ts";
 import type { Db } from "@/lib/db.ts";
 import type { CurrentGpu, MetricsSource } from "@/lib/metrics/source.ts";
 import { makeTestDb } from "@/lib/testing/test-db.ts";
-import { NotFoundError, SourceUnavailableError } from "./errors.ts";
+import { NotFoundError, SourceUnavailableError } from "../core/errors.ts";
 import { getFleetSeries } from "./get-fleet-series.ts";
 import { getFleetSummary } from "./get-fleet-summary.ts";
 import { getInstance } from "./get-instance.ts";
@@ -40,6 +41,7 @@ function gpu(hostId: string, hostname: string, i: number, util: number | null): 
 function fakeSource(over: Partial<MetricsSource> = {}): MetricsSource {
   return {
     mode: "embedded",
+    ...UNUSED_WINDOW_READS,
     currentGpus: async () => [
       gpu(hostA, "gpu-a", 0, 0.9),
       gpu(hostA, "gpu-a", 1, 0.0),

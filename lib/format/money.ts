@@ -1,6 +1,6 @@
 // Money travels as integer micro-dollar strings; it is turned into a currency string only for display.
 // Formatting goes through Intl with a decimal string, so no float sum ever touches the amount.
-import { formatMicros, parseMicros } from "@/lib/cost/money.ts";
+import { formatMicros, parseMicros } from "@/lib/core/money.ts";
 
 /** "1234567" (micros) → "1.234567"; exact, always six decimals, sign kept. */
 export function microsToDecimal(micros: bigint | string): string {

@@ -1,22 +1,30 @@
 import "server-only";
 import { db } from "../db.ts";
 import { env } from "../env.ts";
-import { createEmbeddedSource } from "./embedded.ts";
-import { promFromEnv } from "./prom-connection.ts";
-import { createPrometheusSource } from "./prometheus.ts";
+import { embeddedBackend, prometheusBackend, type MetricsBackend } from "./backend.ts";
+import { promFromEnv } from "./prometheus/connection.ts";
 import type { MetricsSource } from "./source.ts";
 
-const globalForSource = globalThis as unknown as { gpufleetSource?: MetricsSource };
+const g = globalThis as unknown as { gpufleetMetrics?: MetricsBackend };
 
-/** The configured source: Prometheus when PROMETHEUS_URL is set, else the embedded store. */
-export function getMetricsSource(): MetricsSource {
-  if (!globalForSource.gpufleetSource) {
+/**
+ * The one place the mode is chosen: Prometheus when PROMETHEUS_URL is set, else the embedded
+ * store. Throws at first use (the server's start) when a credential file cannot be read.
+ */
+export function metricsFromEnv(): MetricsBackend {
+  if (!g.gpufleetMetrics) {
     const prom = promFromEnv();
-    globalForSource.gpufleetSource = prom
-      ? createPrometheusSource(db, prom.connection.url, prom.client)
-      : createEmbeddedSource(db, env.GPUFLEET_COLLECT_INTERVAL_S);
+    g.gpufleetMetrics = prom
+      ? prometheusBackend(db, prom.connection.url, prom.client)
+      : embeddedBackend(db, env.GPUFLEET_COLLECT_INTERVAL_S);
   }
-  return globalForSource.gpufleetSource;
+  return g.gpufleetMetrics;
 }
 
+/** The configured read interface, for pages and API routes. */
+export function getMetricsSource(): MetricsSource {
+  return metricsFromEnv().source;
+}
+
+export type { MetricsBackend } from "./backend.ts";
 export type { MetricsSource } from "./source.ts";

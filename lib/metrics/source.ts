@@ -1,5 +1,9 @@
 // The one interface every read of GPU metrics goes through, so the app works the same on the
-// embedded collector's store and on any Prometheus-compatible HTTP API.
+// embedded collector's store and on any Prometheus-compatible HTTP API. Three query families:
+// current values and series for pages, GPU-window statistics for alerts and signals, and per-minute
+// host samples for the ledger. Each is implemented once in lib/metrics/embedded/ and once in
+// lib/metrics/prometheus/; the mode is chosen once (lib/metrics/index.ts) and carried in the job
+// context (lib/jobs/loop.ts). See docs/architecture.md.
 
 export interface TimeRange {
   from: Date;
@@ -68,6 +72,67 @@ export interface SourceHealth {
   error: string | null;
 }
 
+// --- GPU windows (alert rules, scale-out and efficiency signals) ---
+
+/** What the alert rules need from one physical GPU's metrics, aggregated over a window. */
+export interface GpuWindowStats {
+  hostId: string;
+  gpuUuid: string;
+  /** share of the window with a utilization reading, 0-1 */
+  utilCoverage: number;
+  utilMax: number | null;
+  utilAvg: number | null;
+  memMaxBytes: number | null;
+  memTotalBytes: number | null;
+  processesMax: number | null;
+  tempAvg: number | null;
+  tempCoverage: number;
+  /** share of the window with a thermal / power clock event active; null without readings */
+  thermalRatio: number | null;
+  powerRatio: number | null;
+  throttleCoverage: number;
+  /** uncorrected ECC errors added during the window; null when the GPU reports no ECC */
+  eccUncorrectedIncrease: number | null;
+  /** the newest data point in the window */
+  lastAt: Date | null;
+}
+
+/** Share of a window one physical GPU spent above a utilization threshold. */
+export interface GpuShareAbove {
+  hostId: string;
+  gpuUuid: string;
+  /** share of the window's readings with utilization strictly above the threshold, 0-1 */
+  shareAbove: number;
+  /** share of the window with a utilization reading, 0-1 (0 readings: the GPU is absent) */
+  coverage: number;
+}
+
+// --- hour samples (the ledger) ---
+
+export interface GpuSample {
+  uuid: string;
+  model: string;
+  /** SM busy 0-1; null where the driver reports N/A (MIG). */
+  util: number | null;
+  memUsedBytes: number;
+  memTotalBytes: number;
+  processes: number;
+  /** Set on a MIG slice: the uuid of the physical GPU it is carved from. */
+  migParentUuid?: string;
+  /** Share of the parent GPU this slice represents (e.g. 3/7 for a 3g slice). */
+  migFraction?: number;
+}
+
+export interface HostSample {
+  t: Date;
+  /** false when the scrape failed; such a sample carries no GPU data. */
+  up: boolean;
+  gpus: readonly GpuSample[];
+}
+
+/** One sample per host per minute, keyed by host id. */
+export type SamplesByHost = Map<string, HostSample[]>;
+
 export interface MetricsSource {
   readonly mode: "embedded" | "prometheus";
   currentGpus(): Promise<CurrentGpu[]>;
@@ -75,4 +140,35 @@ export interface MetricsSource {
   gpuSeries(hostId: string, range: TimeRange): Promise<GpuSeries[]>;
   processes(hostId: string): Promise<ProcessInfo[]>;
   health(): Promise<SourceHealth>;
+
+  /** Physical GPUs (not MIG slices) with data in [from, to). */
+  gpuWindow(from: Date, to: Date): Promise<GpuWindowStats[]>;
+  /**
+   * Physical GPUs with data in [from, to): the share of the window each spent above `threshold`
+   * (0-1 utilization). A pool's share is poolShareAbove() over its GPUs.
+   */
+  gpuShareAbove(from: Date, to: Date, threshold: number): Promise<GpuShareAbove[]>;
+  /** One sample per host per minute in [from, to), stamped at the minute's start. */
+  hourSamples(from: Date, to: Date, stepS: number): Promise<SamplesByHost>;
+  /**
+   * Where a fresh ledger starts: the oldest sample the backend holds (embedded: the first stored
+   * minute; null while it holds none), or for Prometheus the start of the last closed hour before
+   * `now`, since its history predates the ledger and is not backfilled on a first start.
+   */
+  ledgerStart(now: Date): Promise<Date | null>;
+}
+
+/**
+ * A pool's (an instance type's, a team's, the fleet's) share above the threshold: the mean of its
+ * GPUs' shares weighted by each GPU's coverage, so a GPU that reported half the window counts half.
+ * Null when no GPU of the pool reported.
+ */
+export function poolShareAbove(gpus: readonly GpuShareAbove[]): number | null {
+  let weighted = 0;
+  let covered = 0;
+  for (const g of gpus) {
+    weighted += g.shareAbove * g.coverage;
+    covered += g.coverage;
+  }
+  return covered > 0 ? weighted / covered : null;
 }

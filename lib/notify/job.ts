@@ -1,5 +1,5 @@
 import "server-only";
-import type { TickContext } from "../collector/loop.ts";
+import type { TickContext } from "../jobs/loop.ts";
 import { deliverDue, type DeliveryOptions } from "./deliver.ts";
 
 // The collector's delivery job starts a delivery run and returns at once: webhooks that hang

@@ -1,6 +1,6 @@
 import "server-only";
 import { db as defaultDb, type Db } from "../db.ts";
-import { NotFoundError } from "../fleet/errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import type { ChannelDto, ChannelKind, ChannelList } from "../zod/schemas/channel.ts";
 import type { RuleKind, RuleScope } from "../zod/schemas/rule.ts";
 import { channelHealth } from "./channel-health.ts";

@@ -2,7 +2,7 @@
 // shared SQLite file and, on each message, runs the alert evaluation and a delivery pass.
 // Started with `fork(…, { execArgv: ["--conditions=react-server", "--import", "tsx"] })`.
 import { evaluateAlerts } from "../alerts/evaluate-rules.ts";
-import { createEmbeddedAlertMetrics } from "../alerts/metrics-embedded.ts";
+import { createEmbeddedSource } from "../metrics/embedded/source.ts";
 import { createDb } from "../db.ts";
 import { deliverDue } from "./deliver.ts";
 
@@ -24,7 +24,7 @@ process.on("message", (m: Step | "exit") => {
     try {
       const r = await evaluateAlerts(db, {
         now,
-        metrics: createEmbeddedAlertMetrics(db),
+        metrics: createEmbeddedSource(db, 15),
         intervalS: 15,
       });
       const d = await deliverDue(db, { clock: () => now });

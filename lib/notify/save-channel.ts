@@ -1,7 +1,7 @@
 import "server-only";
-import { InvalidInputError, parseOrThrow } from "../alerts/errors.ts";
+import { InvalidInputError, parseOrThrow } from "../core/input-errors.ts";
 import { db as defaultDb, type Db } from "../db.ts";
-import { NotFoundError } from "../fleet/errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import {
   channelInputSchema,
   type ChannelDto,

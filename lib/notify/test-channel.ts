@@ -1,6 +1,6 @@
 import "server-only";
 import { db as defaultDb, type Db } from "../db.ts";
-import { NotFoundError } from "../fleet/errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import { CHANNEL_KINDS, type ChannelKind, type ChannelTestResult } from "../zod/schemas/channel.ts";
 import { DEFAULT_DELIVERY } from "./deliver.ts";
 import { buildMessage } from "./message.ts";

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluateAlerts } from "../alerts/evaluate-rules.ts";
 import { makeGpu, makeHost, writeMinutes } from "../alerts/fixtures.ts";
-import { createEmbeddedAlertMetrics } from "../alerts/metrics-embedded.ts";
+import { createEmbeddedSource } from "../metrics/embedded/source.ts";
 import type { Db } from "../db.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { deliverDue } from "./deliver.ts";
@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 const evaluate = (db: Db, now: Date) =>
-  evaluateAlerts(db, { now, metrics: createEmbeddedAlertMetrics(db), intervalS: 15 });
+  evaluateAlerts(db, { now, metrics: createEmbeddedSource(db, 15), intervalS: 15 });
 
 describe("two processes on one database", () => {
   it("race evaluation and delivery without duplicating anything", async () => {

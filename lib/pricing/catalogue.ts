@@ -1,7 +1,7 @@
 // Seed catalogue: list prices, USD per instance-hour, Linux, as on each `source` page at `sourceDate`
 // (not re-fetched at seed time); "*" applies them to every region. Spot and reserved rows are
 // approximate. On-prem "dgx-a100" is deliberately absent: it shows what an unpriced host looks like.
-import { parseMicros } from "../cost/money.ts";
+import { parseMicros } from "../core/money.ts";
 import { ANY_REGION, type CatalogueRow, type PriceRow, type PricingModel } from "./types.ts";
 
 const GIB = 1024n ** 3n;

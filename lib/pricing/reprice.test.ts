@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConflictError, InvalidInputError } from "@/lib/alerts/errors.ts";
-import { GIB, gpu } from "@/lib/cost/ledger-fixtures.ts";
-import { computeHostHour, toUsageHourData } from "@/lib/cost/ledger-math.ts";
-import type { GpuSample, HostAttribution, HostSample, LedgerRow } from "@/lib/cost/ledger-types.ts";
-import { sumMicros } from "@/lib/cost/money.ts";
+import { ConflictError, InvalidInputError } from "@/lib/core/input-errors.ts";
+import { GIB, gpu } from "@/lib/ledger/ledger-fixtures.ts";
+import { computeHostHour, toUsageHourData } from "@/lib/ledger/ledger-math.ts";
+import type {
+  GpuSample,
+  HostAttribution,
+  HostSample,
+  LedgerRow,
+} from "@/lib/ledger/ledger-types.ts";
+import { sumMicros } from "@/lib/core/money.ts";
 import type { Db } from "@/lib/db.ts";
 import { makeTestDb } from "@/lib/testing/test-db.ts";
 import { loadPriceRows } from "./catalogue-db.ts";

@@ -1,7 +1,7 @@
 import "server-only";
-import { ConflictError, InvalidInputError, parseOrThrow } from "../alerts/errors.ts";
-import { formatMicros, mulDivRound, splitByWeights, splitEven, sumMicros } from "../cost/money.ts";
-import { monthBounds, monthOf } from "../costs/month.ts";
+import { ConflictError, InvalidInputError, parseOrThrow } from "../core/input-errors.ts";
+import { formatMicros, mulDivRound, splitByWeights, splitEven, sumMicros } from "../core/money.ts";
+import { monthBounds, monthOf } from "../core/months.ts";
 import type { Db } from "../db.ts";
 import { microsSchema } from "../zod/schemas/common.ts";
 import { monthSchema } from "../zod/schemas/month.ts";
@@ -12,7 +12,7 @@ import type { PriceRow } from "./types.ts";
 
 // Re-pricing: ledger hours keep the cost they were written with until finance re-prices a month
 // explicitly, after a preview ("nothing re-prices silently"). The new cost of an hour is what
-// the ledger (lib/cost/ledger-math.ts computeHostHour) would have written with the price in force
+// the ledger (lib/ledger/ledger-math.ts computeHostHour) would have written with the price in force
 // now at the hour's start, from the hour's stored rows: same rounding, same even split over the
 // physical GPUs in uuid order, same MIG split, so re-pricing an hour with the price it was written
 // with changes nothing. Only costMicros, idleCostMicros, priced and currency ever change: the

@@ -1,8 +1,8 @@
 import "server-only";
-import { ConflictError } from "../alerts/errors.ts";
+import { ConflictError } from "../core/input-errors.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { NotFoundError } from "../fleet/errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import type { RecommendationDto } from "../zod/schemas/recommendation.ts";
 import { getRecommendation } from "./list-recommendations.ts";
 

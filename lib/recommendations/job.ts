@@ -1,5 +1,5 @@
 import "server-only";
-import type { TickContext } from "../collector/loop.ts";
+import type { TickContext } from "../jobs/loop.ts";
 import { LAST_RUN, recomputeRecommendations } from "./recompute.ts";
 
 // Recomputed once when the process starts (so the page is filled from the first minute) and then

@@ -2,7 +2,7 @@ import "server-only";
 import { inTeamScope, type TeamScope } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { NotFoundError } from "../fleet/errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import type {
   RecommendationDto,
   RecommendationList,

@@ -1,4 +1,4 @@
-import { divRoundHalfUp, mulDivRound } from "../cost/money.ts";
+import { divRoundHalfUp, mulDivRound } from "../core/money.ts";
 import { formatBytes } from "../format/number.ts";
 import { lookupPrice } from "../pricing/lookup.ts";
 import { gpuWindows, inUse, type GpuWindow } from "./gpu-stats.ts";

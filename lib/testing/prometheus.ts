@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { scrapeConfigYaml, type ScrapeConfigOptions } from "../metrics/scrape-config.ts";
+import { scrapeConfigYaml, type ScrapeConfigOptions } from "../ingest/scrape-config.ts";
 
 // A real Prometheus (Debian's package) on loopback for integration tests.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { NotFoundError, SourceUnavailableError } from "@/lib/fleet/errors.ts";
+import { NotFoundError, SourceUnavailableError } from "@/lib/core/errors.ts";
 import { tableQuerySchema } from "@/lib/zod/schemas/instance-query.ts";
 import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
 import { rangeQuerySchema } from "@/lib/zod/schemas/range.ts";

@@ -4,7 +4,7 @@ import { authenticate, actorAllows, actorLabel, type Actor } from "@/lib/auth/ac
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { crossSiteReason, isSafeMethod } from "@/lib/auth/csrf.ts";
 import type { Permission } from "@/lib/auth/roles.ts";
-import { NotFoundError, SourceUnavailableError } from "@/lib/fleet/errors.ts";
+import { NotFoundError, SourceUnavailableError } from "@/lib/core/errors.ts";
 import type { ApiError } from "@/lib/zod/schemas/common.ts";
 
 // Every API route goes through `handle`: who may call it (a session or API token holding the

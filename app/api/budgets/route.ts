@@ -3,7 +3,7 @@ import { listBudgets } from "@/lib/budgets/list-budgets.ts";
 import { createBudget } from "@/lib/budgets/save-budget.ts";
 import { budgetInputSchema } from "@/lib/zod/schemas/budget.ts";
 import { forbidden, json, noQuery, parseQuery } from "../_lib/handle.ts";
-import { handleMine, readBody } from "../alerts/_lib/http.ts";
+import { handleMine, readBody } from "../_lib/http.ts";
 
 // A team-limited user sees and writes only the budgets of their own teams.
 

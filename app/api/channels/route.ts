@@ -2,7 +2,7 @@ import { listChannels } from "@/lib/notify/list-channels.ts";
 import { createChannel } from "@/lib/notify/save-channel.ts";
 import { channelInputSchema } from "@/lib/zod/schemas/channel.ts";
 import { json, noQuery, parseQuery } from "../_lib/handle.ts";
-import { handleMine, readBody } from "../alerts/_lib/http.ts";
+import { handleMine, readBody } from "../_lib/http.ts";
 
 export const GET = handleMine("channels:read", async (req: Request) => {
   parseQuery(noQuery, req.url);

@@ -1,6 +1,6 @@
 import { teamScope } from "@/lib/auth/scope.ts";
-import { getCostMonth } from "@/lib/costs/get-cost-month.ts";
-import { monthOf } from "@/lib/costs/month.ts";
+import { getCostMonth } from "@/lib/spend/get-cost-month.ts";
+import { monthOf } from "@/lib/core/months.ts";
 import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
 import { handle, json, parseQuery } from "../_lib/handle.ts";
 

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { UNUSED_WINDOW_READS } from "@/lib/testing/fake-metrics.ts";
 import { rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -93,8 +94,8 @@ async function answer(req: Request): Promise<{ status: number; text: string; bod
 }
 
 async function prometheusSource(url: string): Promise<MetricsSource> {
-  const { createPromClient } = await import("@/lib/metrics/prom-api.ts");
-  const { createPrometheusSource } = await import("@/lib/metrics/prometheus.ts");
+  const { createPromClient } = await import("@/lib/metrics/prometheus/api.ts");
+  const { createPrometheusSource } = await import("@/lib/metrics/prometheus/source.ts");
   const client = createPromClient(url);
   return createPrometheusSource(db, url.replace(/\/\/.*@/, "//"), client);
 }
@@ -107,6 +108,7 @@ const healthy: MetricsSource = {
   fleetSeries: () => Promise.reject(new Error("not used")),
   gpuSeries: () => Promise.resolve([]),
   processes: () => Promise.resolve([]),
+  ...UNUSED_WINDOW_READS,
 };
 
 describe("GET /api/health", () => {

@@ -3,7 +3,7 @@ import { actorLabel } from "@/lib/auth/actor.ts";
 import { priceInputSchema, pricingListQuerySchema } from "@/lib/zod/schemas/pricing.ts";
 import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
 import { json, parseQuery } from "../_lib/handle.ts";
-import { handleMine, readBody } from "../alerts/_lib/http.ts";
+import { handleMine, readBody } from "../_lib/http.ts";
 
 /** The pricing catalogue: the rows in force (and the retired ones with ?retired=include). */
 export const GET = handleMine("pricing:read", async (req: Request) => {

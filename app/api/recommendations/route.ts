@@ -2,7 +2,7 @@ import { teamScope } from "@/lib/auth/scope.ts";
 import { listRecommendations } from "@/lib/recommendations/list-recommendations.ts";
 import { recommendationListQuerySchema } from "@/lib/zod/schemas/recommendation.ts";
 import { json, parseQuery } from "../_lib/handle.ts";
-import { handleMine } from "../alerts/_lib/http.ts";
+import { handleMine } from "../_lib/http.ts";
 
 export const GET = handleMine(
   "recommendations:read",

@@ -3,7 +3,7 @@ import { listRules } from "@/lib/alerts/rules/list-rules.ts";
 import { createRule } from "@/lib/alerts/rules/save-rule.ts";
 import { ruleInputSchema } from "@/lib/zod/schemas/rule.ts";
 import { json, noQuery, parseQuery } from "../_lib/handle.ts";
-import { handleMine, readBody } from "../alerts/_lib/http.ts";
+import { handleMine, readBody } from "../_lib/http.ts";
 
 export const GET = handleMine("rules:read", async (req: Request, _ctx: unknown, actor) => {
   parseQuery(noQuery, req.url);

@@ -1,6 +1,6 @@
 import { getSettings, setSetting, settingsSchema } from "@/lib/settings/app-settings.ts";
 import { handle, json, noQuery, parseQuery } from "../_lib/handle.ts";
-import { readBody } from "../alerts/_lib/http.ts";
+import { readBody } from "../_lib/http.ts";
 
 export const GET = handle("settings:write", async (req: Request) => {
   parseQuery(noQuery, req.url);

@@ -3,7 +3,7 @@ import { crossSiteReason } from "@/lib/auth/csrf.ts";
 import { completeSetup } from "@/lib/auth/setup.ts";
 import { setupSchema } from "@/lib/zod/schemas/admin.ts";
 import { forbidden, handlePublic, json } from "../_lib/handle.ts";
-import { readBody } from "../alerts/_lib/http.ts";
+import { readBody } from "../_lib/http.ts";
 import { userInput } from "../users/_lib.ts";
 
 /** First run: the one-time link's token creates the first admin, once. */

@@ -2,7 +2,7 @@ import { actorLabel } from "@/lib/auth/actor.ts";
 import { createApiToken, listApiTokens } from "@/lib/auth/tokens.ts";
 import { createTokenSchema } from "@/lib/zod/schemas/admin.ts";
 import { handle, json, noQuery, parseQuery } from "../_lib/handle.ts";
-import { readBody } from "../alerts/_lib/http.ts";
+import { readBody } from "../_lib/http.ts";
 
 export const GET = handle("tokens:admin", async (req: Request) => {
   parseQuery(noQuery, req.url);

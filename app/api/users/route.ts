@@ -3,7 +3,7 @@ import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { createUser, listUsers } from "@/lib/auth/users.ts";
 import { createUserSchema } from "@/lib/zod/schemas/admin.ts";
 import { handle, json, noQuery, parseQuery } from "../_lib/handle.ts";
-import { readBody } from "../alerts/_lib/http.ts";
+import { readBody } from "../_lib/http.ts";
 import { userInput } from "./_lib.ts";
 
 export const GET = handle("users:admin", async (req: Request) => {

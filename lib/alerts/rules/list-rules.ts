@@ -1,7 +1,7 @@
 import "server-only";
 import { hostIdsInScope, type TeamScope } from "../../auth/scope.ts";
 import { db as defaultDb, type Db } from "../../db.ts";
-import { NotFoundError } from "../../fleet/errors.ts";
+import { NotFoundError } from "../../core/errors.ts";
 import type { RuleDto, RuleList } from "../../zod/schemas/rule.ts";
 import { ruleDto } from "./rule-dto.ts";
 

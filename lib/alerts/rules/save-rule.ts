@@ -1,13 +1,13 @@
 import "server-only";
 import { db as defaultDb, type Db } from "../../db.ts";
-import { NotFoundError } from "../../fleet/errors.ts";
+import { NotFoundError } from "../../core/errors.ts";
 import {
   ruleInputSchema,
   type RuleDto,
   type RuleInput,
   type RuleUpdate,
 } from "../../zod/schemas/rule.ts";
-import { parseOrThrow } from "../errors.ts";
+import { parseOrThrow } from "../../core/input-errors.ts";
 import { getRule } from "./list-rules.ts";
 import { ruleAsInput } from "./rule-dto.ts";
 

@@ -1,7 +1,7 @@
 import { teamScope } from "@/lib/auth/scope.ts";
 import { getAlert } from "@/lib/alerts/get-alert.ts";
 import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
-import { handleMine, type IdCtx } from "../_lib/http.ts";
+import { handleMine, type IdCtx } from "../../_lib/http.ts";
 
 export const GET = handleMine("alerts:read", async (req: Request, ctx: IdCtx, actor) => {
   parseQuery(noQuery, req.url);

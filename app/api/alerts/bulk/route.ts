@@ -4,7 +4,7 @@ import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { teamScope } from "@/lib/auth/scope.ts";
 import { alertBulkInputSchema, type AlertBulkResult } from "@/lib/zod/schemas/alert.ts";
 import { json } from "../../_lib/handle.ts";
-import { handleMine, readBody } from "../_lib/http.ts";
+import { handleMine, readBody } from "../../_lib/http.ts";
 
 // Acknowledge, snooze or resolve up to 500 alerts in one request (the alerts page's selection).
 // Each alert is acted on as its single route would (same state checks, same team scope, its own

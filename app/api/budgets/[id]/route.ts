@@ -1,10 +1,10 @@
 import { budgetInScope, teamScope, type TeamScope } from "@/lib/auth/scope.ts";
 import { getBudget } from "@/lib/budgets/list-budgets.ts";
 import { deleteBudget, updateBudget } from "@/lib/budgets/save-budget.ts";
-import { NotFoundError } from "@/lib/fleet/errors.ts";
+import { NotFoundError } from "@/lib/core/errors.ts";
 import { budgetUpdateSchema, type BudgetDto } from "@/lib/zod/schemas/budget.ts";
 import { forbidden, json, noQuery, parseQuery } from "../../_lib/handle.ts";
-import { handleMine, noContent, readBody, type IdCtx } from "../../alerts/_lib/http.ts";
+import { handleMine, noContent, readBody, type IdCtx } from "../../_lib/http.ts";
 
 // Another team's budget does not exist for a team-limited user (404); moving one of theirs to a
 // scope outside their teams is refused (403).

@@ -2,7 +2,7 @@ import { getChannel } from "@/lib/notify/list-channels.ts";
 import { deleteChannel, updateChannel } from "@/lib/notify/save-channel.ts";
 import { channelUpdateSchema } from "@/lib/zod/schemas/channel.ts";
 import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
-import { handleMine, noContent, readBody, type IdCtx } from "../../alerts/_lib/http.ts";
+import { handleMine, noContent, readBody, type IdCtx } from "../../_lib/http.ts";
 
 export const GET = handleMine("channels:read", async (req: Request, ctx: IdCtx) => {
   parseQuery(noQuery, req.url);

@@ -1,7 +1,7 @@
 import { teamScope } from "@/lib/auth/scope.ts";
-import { costsCsv } from "@/lib/costs/csv.ts";
-import { getCostMonth } from "@/lib/costs/get-cost-month.ts";
-import { monthOf } from "@/lib/costs/month.ts";
+import { costsCsv } from "@/lib/spend/csv.ts";
+import { getCostMonth } from "@/lib/spend/get-cost-month.ts";
+import { monthOf } from "@/lib/core/months.ts";
 import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
 import { handle, parseQuery } from "../../_lib/handle.ts";
 

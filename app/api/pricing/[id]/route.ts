@@ -4,7 +4,7 @@ import { updatePrice } from "@/lib/pricing/manage.ts";
 import { priceUpdateSchema } from "@/lib/zod/schemas/pricing.ts";
 import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
 import { json } from "../../_lib/handle.ts";
-import { handleMine, readBody, type IdCtx } from "../../alerts/_lib/http.ts";
+import { handleMine, readBody, type IdCtx } from "../../_lib/http.ts";
 
 /** Changes a price; the audit entry keeps the row before and after. */
 export const PATCH = handleMine(

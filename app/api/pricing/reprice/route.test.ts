@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { addMonths, monthBounds, monthOf } from "@/lib/costs/month.ts";
+import { addMonths, monthBounds, monthOf } from "@/lib/core/months.ts";
 import type { Db } from "@/lib/db.ts";
 import type { TestSession } from "@/lib/testing/auth.ts";
 import type { RepriceResultDto } from "@/lib/zod/schemas/reprice.ts";

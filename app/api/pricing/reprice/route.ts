@@ -6,7 +6,7 @@ import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
 import { applyReprice, previewReprice } from "@/lib/pricing/reprice.ts";
 import { repriceRequestSchema } from "@/lib/zod/schemas/reprice.ts";
 import { forbidden, json } from "../../_lib/handle.ts";
-import { handleMine, readBody } from "../../alerts/_lib/http.ts";
+import { handleMine, readBody } from "../../_lib/http.ts";
 
 /**
  * Re-prices a month of the ledger with today's catalogue. Without `apply` it previews (writes

@@ -1,7 +1,7 @@
 import { teamScope } from "@/lib/auth/scope.ts";
 import { getRecommendation } from "@/lib/recommendations/list-recommendations.ts";
 import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
-import { handleMine, type IdCtx } from "../../alerts/_lib/http.ts";
+import { handleMine, type IdCtx } from "../../_lib/http.ts";
 
 export const GET = handleMine("recommendations:read", async (req: Request, ctx: IdCtx, actor) => {
   parseQuery(noQuery, req.url);

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db.ts";
 import { recomputeRecommendations } from "@/lib/recommendations/recompute.ts";
 import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
-import { handleMine } from "../../alerts/_lib/http.ts";
+import { handleMine } from "../../_lib/http.ts";
 
 // On demand; the collector also recomputes at start and daily.
 export const POST = handleMine("recommendations:act", async (req: Request) => {

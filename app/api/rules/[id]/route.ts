@@ -3,7 +3,7 @@ import { getRule } from "@/lib/alerts/rules/list-rules.ts";
 import { deleteRule, updateRule } from "@/lib/alerts/rules/save-rule.ts";
 import { ruleUpdateSchema } from "@/lib/zod/schemas/rule.ts";
 import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
-import { handleMine, noContent, readBody, type IdCtx } from "../../alerts/_lib/http.ts";
+import { handleMine, noContent, readBody, type IdCtx } from "../../_lib/http.ts";
 
 export const GET = handleMine("rules:read", async (req: Request, ctx: IdCtx, actor) => {
   parseQuery(noQuery, req.url);

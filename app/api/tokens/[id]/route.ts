@@ -1,7 +1,7 @@
 import { revokeApiToken } from "@/lib/auth/tokens.ts";
-import { NotFoundError } from "@/lib/fleet/errors.ts";
+import { NotFoundError } from "@/lib/core/errors.ts";
 import { handle, json } from "../../_lib/handle.ts";
-import type { IdCtx } from "../../alerts/_lib/http.ts";
+import type { IdCtx } from "../../_lib/http.ts";
 
 /** Revokes the token (kept, marked revoked, so the list shows who had what). */
 export const DELETE = handle(

@@ -1,10 +1,10 @@
 import { actorLabel, forgetSessions } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { deleteUser, updateUser } from "@/lib/auth/users.ts";
-import { NotFoundError } from "@/lib/fleet/errors.ts";
+import { NotFoundError } from "@/lib/core/errors.ts";
 import { updateUserSchema } from "@/lib/zod/schemas/admin.ts";
 import { handle, json } from "../../_lib/handle.ts";
-import { noContent, readBody, type IdCtx } from "../../alerts/_lib/http.ts";
+import { noContent, readBody, type IdCtx } from "../../_lib/http.ts";
 import { userInput } from "../_lib.ts";
 
 export const PATCH = handle(

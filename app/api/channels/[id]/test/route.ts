@@ -1,6 +1,6 @@
 import { testChannel } from "@/lib/notify/test-channel.ts";
 import { json, noQuery, parseQuery } from "../../../_lib/handle.ts";
-import { handleMine, type IdCtx } from "../../../alerts/_lib/http.ts";
+import { handleMine, type IdCtx } from "../../../_lib/http.ts";
 
 // Sends one test message now and reports what the receiver answered (200 even when it failed:
 // the test ran; `ok` says how it went).

@@ -4,7 +4,7 @@ import { reopenRecommendation } from "@/lib/recommendations/act-on-recommendatio
 import { acceptInputSchema } from "@/lib/zod/schemas/recommendation.ts";
 import { assertRecommendationInScope } from "@/lib/recommendations/list-recommendations.ts";
 import { json } from "../../../_lib/handle.ts";
-import { handleMine, readBody, type IdCtx } from "../../../alerts/_lib/http.ts";
+import { handleMine, readBody, type IdCtx } from "../../../_lib/http.ts";
 
 export const POST = handleMine("recommendations:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;

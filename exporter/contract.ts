@@ -1,0 +1,66 @@
+// The metric contract: every metric and label name the exporter serves and the app reads, written
+// once. The exporter (exporter/metrics.ts) registers these names; the app's PromQL
+// (lib/metrics/prometheus/) and exposition reader (lib/ingest/snapshot.ts) query them. A rename
+// here is a rename everywhere; docs/architecture.md lists the contract for people.
+
+export const METRIC = {
+  /** GPU identity; always 1. Labels: gpu, uuid, name, pci_bus_id, driver_version, mig_mode */
+  gpuInfo: "gpu_info",
+  /** the host the exporter runs on; always 1. Labels: HOST_INFO_LABELS and attribution labels */
+  hostInfo: "gpu_host_info",
+  util: "gpu_utilization_ratio",
+  memUtil: "gpu_memory_utilization_ratio",
+  memTotal: "gpu_memory_total_bytes",
+  memUsed: "gpu_memory_used_bytes",
+  memFree: "gpu_memory_free_bytes",
+  temp: "gpu_temperature_celsius",
+  power: "gpu_power_draw_watts",
+  powerLimit: "gpu_power_limit_watts",
+  smClock: "gpu_sm_clock_hertz",
+  memClock: "gpu_memory_clock_hertz",
+  fanSpeed: "gpu_fan_speed_ratio",
+  pstate: "gpu_performance_state",
+  ecc: "gpu_ecc_errors_total",
+  clockEvent: "gpu_clock_event_active",
+  processes: "gpu_processes",
+  processMemory: "gpu_process_memory_used_bytes",
+  migMemUsed: "gpu_mig_memory_used_bytes",
+  migMemTotal: "gpu_mig_memory_total_bytes",
+  buildInfo: "gpu_exporter_build_info",
+  collectorSuccess: "gpu_exporter_collector_success",
+  collectorDuration: "gpu_exporter_collector_duration_seconds",
+  /** Prometheus's own per-target health series */
+  up: "up",
+} as const;
+
+export type MetricName = (typeof METRIC)[keyof typeof METRIC];
+
+/** Labels identifying one GPU on its exporter; a MIG slice adds gpu_instance_id and mig_profile. */
+export const LABEL = {
+  gpu: "gpu",
+  uuid: "uuid",
+  name: "name",
+  gpuInstanceId: "gpu_instance_id",
+  migProfile: "mig_profile",
+  reason: "reason",
+  type: "type",
+  hostname: "hostname",
+  instance: "instance",
+} as const;
+
+/** gpu_host_info's pricing labels, in this order; the rest of its labels are attribution. */
+export const HOST_INFO_LABELS = [
+  "hostname",
+  "provider",
+  "instance_type",
+  "region",
+  "pricing_model",
+] as const;
+
+/** Attribution labels on gpu_host_info the app reads (team budgets, cost breakdowns). */
+export const ATTRIBUTION_LABELS = ["team", "project", "owner"] as const;
+
+/** gpu_clock_event_active reasons that mean thermal throttling. */
+export const THERMAL_REASONS = ["sw_thermal_slowdown", "hw_thermal_slowdown", "hw_slowdown"];
+/** gpu_clock_event_active reasons that mean power throttling. */
+export const POWER_REASONS = ["sw_power_cap", "hw_power_brake_slowdown"];

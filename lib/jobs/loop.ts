@@ -1,0 +1,134 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { DAY_MS, HOUR_MS } from "../core/time.ts";
+import type { Db } from "../db.ts";
+import { pruneMinutes } from "../ingest/retention.ts";
+import type { MetricsBackend } from "../metrics/backend.ts";
+import type { MetricsSource } from "../metrics/source.ts";
+import { scrapeAll } from "../ingest/scrape.ts";
+import { readTargetsFile } from "../ingest/targets.ts";
+import { discoverFromPrometheus } from "../ingest/discover-prometheus.ts";
+import { tryAcquireLease } from "./lease.ts";
+import { newRecorderState, recordScrapes } from "../ingest/record-scrapes.ts";
+import { syncTargets } from "../ingest/sync-targets.ts";
+
+// The collector: one loop per server process. Only the lease holder works, so replicas on one
+// database never double a ledger hour. Ticks never overlap, and one failing step never stops it.
+
+export interface CollectorConfig {
+  intervalS: number;
+  scrapeTimeoutMs: number;
+  scrapeConcurrency: number;
+  retentionDays: number;
+  /** what every job reads; in Prometheus mode hosts are also discovered from `metrics.prom` */
+  metrics: MetricsBackend;
+  targetsFile?: string;
+  /** extra jobs run after each tick by the leader (ledger, alerts, recommendations) */
+  jobs?: Array<{ name: string; run: (ctx: TickContext) => Promise<void> }>;
+  log?: (msg: string) => void;
+  /** false in tests that call tick() themselves */
+  autoStart?: boolean;
+}
+
+/** What a job gets on each tick: the store, the tick's time and the one metrics read interface. */
+export interface TickContext {
+  db: Db;
+  now: Date;
+  metrics: MetricsSource;
+}
+
+export interface Collector {
+  holder: string;
+  tick(): Promise<void>;
+  stop(): void;
+}
+
+export function createCollector(db: Db, cfg: CollectorConfig): Collector {
+  const holder = randomUUID();
+  const state = newRecorderState();
+  const prom = cfg.metrics.prom;
+  const metrics = cfg.metrics.source;
+  const log = cfg.log ?? ((m: string) => console.error(`[collector] ${m}`));
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let lastPrune = 0;
+
+  async function step(name: string, fn: () => Promise<void>) {
+    try {
+      await fn();
+    } catch (e) {
+      log(`${name} failed: ${(e as Error).message}`);
+    }
+  }
+
+  async function tick() {
+    const now = new Date();
+    const leader = await tryAcquireLease(
+      db,
+      "collector",
+      holder,
+      cfg.intervalS * 3000 + 10_000,
+      now,
+    );
+    if (!leader) return;
+    if (prom) {
+      await step("prometheus discovery", async () => {
+        await discoverFromPrometheus(db, prom, now);
+      });
+    } else {
+      if (cfg.targetsFile) {
+        const file = cfg.targetsFile;
+        await step("targets file", async () =>
+          syncTargets(db, await readTargetsFile(file), "file_sd"),
+        );
+      }
+      await step("scrape", async () => {
+        const hosts = await db.host.findMany({
+          where: { target: { not: null } },
+          select: { id: true, target: true },
+        });
+        const urls = hosts.map((h) => h.target ?? "");
+        const results = await scrapeAll(urls, {
+          concurrency: cfg.scrapeConcurrency,
+          timeoutMs: cfg.scrapeTimeoutMs,
+        });
+        const scraped = results.flatMap((result, i) => {
+          const host = hosts[i];
+          return host ? [{ hostId: host.id, result }] : [];
+        });
+        await recordScrapes(db, state, scraped, now, log);
+      });
+    }
+    for (const job of cfg.jobs ?? []) await step(job.name, () => job.run({ db, now, metrics }));
+    if (now.getTime() - lastPrune > HOUR_MS) {
+      lastPrune = now.getTime();
+      await step("retention", async () => {
+        await pruneMinutes(db, new Date(now.getTime() - cfg.retentionDays * DAY_MS));
+      });
+    }
+    await db.jobState.upsert({
+      where: { name: "collector.lastTick" },
+      create: { name: "collector.lastTick", value: now.toISOString() },
+      update: { value: now.toISOString() },
+    });
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(async () => {
+      await step("tick", tick);
+      schedule();
+    }, cfg.intervalS * 1000);
+    timer.unref?.();
+  }
+
+  if (cfg.autoStart !== false) void step("first tick", tick).then(schedule);
+  return {
+    holder,
+    tick,
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import "server-only";
+import { runAlertJob } from "../alerts/job.ts";
+import { runDeliveryJob } from "../notify/job.ts";
+import { refreshFleetCacheIfWatched } from "../fleet/fleet-cache.ts";
+import { runRecommendationJob } from "../recommendations/job.ts";
+import { runLedgerJob } from "../ledger/job.ts";
+import { dutyCycled } from "./duty-cycle.ts";
+import type { CollectorConfig } from "./loop.ts";
+
+// Alert evaluation may use at most this share of wall time: at 10,000 GPUs its window queries
+// take seconds, and running them back to back kept Prometheus saturated.
+const ALERT_MAX_SHARE = 0.25;
+
+/** Jobs the leader runs after each collection tick. */
+export function serverJobs(): NonNullable<CollectorConfig["jobs"]> {
+  const alerts = dutyCycled(runAlertJob, { maxShare: ALERT_MAX_SHARE });
+  return [
+    // the fleet API's cached snapshot: rebuilt in the background from what this tick stored
+    { name: "fleet snapshot", run: async () => refreshFleetCacheIfWatched() },
+    { name: "ledger", run: (ctx) => runLedgerJob(ctx) },
+    // alert rules (idle, budget, health), queueing notifications: every tick while cheap
+    { name: "alerts", run: (ctx) => alerts(ctx) },
+    // webhook delivery: started in the background, so a slow receiver never holds up a tick
+    { name: "notify", run: (ctx) => runDeliveryJob(ctx) },
+    // savings recommendations: once at start, then daily (background)
+    { name: "recommendations", run: (ctx) => runRecommendationJob(ctx) },
+  ];
+}

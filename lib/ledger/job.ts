@@ -1,0 +1,105 @@
+import "server-only";
+import { HOUR_MS } from "../core/time.ts";
+import { computeHostHour, ledgerWindow, toUsageHourData } from "./ledger-math.ts";
+import type { LedgerRow } from "./ledger-types.ts";
+import type { Db } from "../db.ts";
+import { loadPriceRows } from "../pricing/catalogue-db.ts";
+import { lookupPrice } from "../pricing/lookup.ts";
+import type { SamplesByHost } from "../metrics/source.ts";
+import type { TickContext } from "../jobs/loop.ts";
+
+// Writes the hourly ledger for every closed hour not yet written, oldest first. A host's hour is
+// written in one transaction and the unique key (hour, host, gpu) makes a second write impossible,
+// so a restart or a second replica can never double it. Missed hours are backfilled while the
+// source still holds their samples (the store's retention, or Prometheus's).
+
+const STATE = "ledger.lastHour";
+const SAMPLE_INTERVAL_S = 60;
+
+export function floorHour(t: number): number {
+  return t - (t % HOUR_MS);
+}
+
+/** Computes one hour's rows for every host that has samples, without writing them. */
+export async function computeLedgerHour(
+  db: Db,
+  hourStart: Date,
+  samples: SamplesByHost,
+): Promise<Map<string, LedgerRow[]>> {
+  const [hosts, prices] = await Promise.all([db.host.findMany(), loadPriceRows(db)]);
+  const out = new Map<string, LedgerRow[]>();
+  for (const host of hosts) {
+    const hostSamples = samples.get(host.id);
+    if (!hostSamples || hostSamples.length === 0) continue;
+    const price = lookupPrice(prices, { ...host, at: hourStart });
+    const rows = computeHostHour({
+      hourStart,
+      host,
+      price,
+      samples: hostSamples,
+      intervalSeconds: SAMPLE_INTERVAL_S,
+    });
+    if (rows.length > 0) out.set(host.id, rows);
+  }
+  return out;
+}
+
+export async function loadHourSamples(ctx: TickContext, hourStart: Date): Promise<SamplesByHost> {
+  const { from, to } = ledgerWindow(hourStart, SAMPLE_INTERVAL_S);
+  return ctx.metrics.hourSamples(from, to, SAMPLE_INTERVAL_S);
+}
+
+/** Writes rows for hosts that have none for that hour yet; returns how many hosts were written. */
+export async function writeLedgerHour(
+  db: Db,
+  hourStart: Date,
+  rows: Map<string, LedgerRow[]>,
+  source: string,
+): Promise<number> {
+  const existing = new Set(
+    (
+      await db.usageHour.findMany({
+        where: { hourStart, gpuKey: "host" },
+        select: { hostId: true },
+      })
+    ).map((r) => r.hostId),
+  );
+  let written = 0;
+  for (const [hostId, hostRows] of rows) {
+    if (existing.has(hostId)) continue;
+    try {
+      await db.usageHour.createMany({
+        data: hostRows.map((r) => toUsageHourData(r, hostId, source)),
+      });
+      written++;
+    } catch (e) {
+      // A unique violation means another writer got there first: the hour stays written once.
+      if (!String((e as Error).message).includes("Unique constraint")) throw e;
+    }
+  }
+  return written;
+}
+
+async function firstHourWithData(ctx: TickContext): Promise<number | null> {
+  const first = await ctx.metrics.ledgerStart(ctx.now);
+  return first ? floorHour(first.getTime()) : null;
+}
+
+/** The collector job: catches up at most `maxHours` closed hours per tick. */
+export async function runLedgerJob(ctx: TickContext, maxHours = 6): Promise<void> {
+  const state = await ctx.db.jobState.findUnique({ where: { name: STATE } });
+  const next = state ? Date.parse(state.value) + HOUR_MS : await firstHourWithData(ctx);
+  if (next === null || Number.isNaN(next)) return;
+  const lastClosed = floorHour(ctx.now.getTime()) - HOUR_MS;
+  for (let h = next, n = 0; h <= lastClosed && n < maxHours; h += HOUR_MS, n++) {
+    const hourStart = new Date(h);
+    const samples = await loadHourSamples(ctx, hourStart);
+    const rows = await computeLedgerHour(ctx.db, hourStart, samples);
+    await writeLedgerHour(ctx.db, hourStart, rows, ctx.metrics.mode);
+    await ctx.db.jobState.upsert({
+      where: { name: STATE },
+      create: { name: STATE, value: hourStart.toISOString() },
+      update: { value: hourStart.toISOString() },
+    });
+  }
+}

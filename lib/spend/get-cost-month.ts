@@ -1,0 +1,175 @@
+import "server-only";
+import { LIVE_HOSTS } from "@/lib/fleet/host-state.ts";
+import type { TeamScope } from "@/lib/auth/scope.ts";
+import { db as defaultDb, type Db } from "@/lib/db.ts";
+import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";
+import { lookupPrice } from "@/lib/pricing/lookup.ts";
+import type { CostMonth } from "@/lib/zod/schemas/costs.ts";
+import { buildMonthCosts, reconciliationErrors, type LedgerGroup } from "./breakdown.ts";
+import { forecastMonth } from "./forecast-month.ts";
+import { getScopeBudget } from "./get-fleet-budget.ts";
+import { getCostTrend } from "./get-cost-trend.ts";
+import { monthBounds } from "../core/months.ts";
+import { ledgerScopeWhere } from "./scope-where.ts";
+
+const HOUR_MS = 3600_000;
+
+/**
+ * One month of the usage ledger: totals, breakdowns, instances, budget, forecast and trend. A
+ * team-limited scope sees its hosts' rows only, so every figure adds up over those hosts.
+ */
+export async function getCostMonth(
+  month: string,
+  {
+    client = defaultDb,
+    now = new Date(),
+    scope = null,
+  }: { client?: Db; now?: Date; scope?: TeamScope } = {},
+): Promise<CostMonth> {
+  const { from, to } = monthBounds(month);
+  const inMonth = { hourStart: { gte: from, lt: to }, ...ledgerScopeWhere(scope) };
+  const [groups, gpuRows, budget, trend, unpricedNow] = await Promise.all([
+    client.usageHour.groupBy({
+      by: [
+        "hostId",
+        "provider",
+        "instanceType",
+        "region",
+        "pricingModel",
+        "team",
+        "project",
+        "priced",
+        "currency",
+      ],
+      where: { ...inMonth, gpuKey: "host" },
+      _sum: { costMicros: true, idleCostMicros: true, upSeconds: true },
+      _min: { hourStart: true },
+      _max: { hourStart: true },
+    }),
+    // GPU-hours count whole GPUs; MIG slices (uuid "<gpu>:gi<n>") would count a GPU twice.
+    client.usageHour.groupBy({
+      by: ["hostId"],
+      where: { ...inMonth, gpuKey: { not: "host" }, NOT: { gpuKey: { contains: ":gi" } } },
+      _sum: { upSeconds: true },
+    }),
+    getScopeBudget(client, scope),
+    getCostTrend(month, { client, scope }),
+    unpricedHostsNow(client, scope, now),
+  ]);
+
+  const hostIds = [...new Set(groups.map((g) => g.hostId))];
+  const hosts = await client.host.findMany({
+    where: { id: { in: hostIds } },
+    select: { id: true, hostname: true },
+  });
+
+  const ledger: LedgerGroup[] = groups.map((g) => ({
+    hostId: g.hostId,
+    provider: g.provider,
+    instanceType: g.instanceType,
+    region: g.region,
+    pricingModel: g.pricingModel,
+    team: g.team,
+    project: g.project,
+    priced: g.priced,
+    costMicros: g._sum.costMicros ?? 0n,
+    idleMicros: g._sum.idleCostMicros ?? 0n,
+    upSeconds: g._sum.upSeconds ?? 0,
+  }));
+  const costs = buildMonthCosts(
+    month,
+    ledger,
+    new Map(hosts.map((h) => [h.id, h.hostname])),
+    new Map(gpuRows.map((r) => [r.hostId, r._sum.upSeconds ?? 0])),
+  );
+  const errors = reconciliationErrors(costs.totalMicros, costs.breakdowns, costs.instances);
+  if (errors.length > 0) throw new Error(`cost breakdowns do not reconcile: ${errors.join("; ")}`);
+
+  const firsts = groups.flatMap((g) => (g._min.hourStart ? [g._min.hourStart.getTime()] : []));
+  const lasts = groups.flatMap((g) => (g._max.hourStart ? [g._max.hourStart.getTime()] : []));
+  const dataFrom = firsts.length ? new Date(Math.min(...firsts)) : null;
+  const dataTo = lasts.length ? new Date(Math.max(...lasts) + HOUR_MS) : null;
+  const { forecast, note } = forecastMonth({
+    month,
+    totalMicros: costs.totalMicros,
+    dataFrom,
+    dataTo,
+    now,
+  });
+  const currency = groups.find((g) => g.priced)?.currency ?? budget?.currency ?? "USD";
+
+  return {
+    month,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    generatedAt: now.toISOString(),
+    currency,
+    complete: now.getTime() >= to.getTime(),
+    totalMicros: costs.totalMicros.toString(),
+    idleMicros: costs.idleMicros.toString(),
+    unpriced: costs.unpriced,
+    unpricedNow,
+    dataFrom: dataFrom?.toISOString() ?? null,
+    dataTo: dataTo?.toISOString() ?? null,
+    budget: budget
+      ? {
+          name: budget.name,
+          amountMicros: budget.amountMicros.toString(),
+          thresholds: budget.thresholds,
+        }
+      : null,
+    forecast: forecast
+      ? { micros: forecast.micros.toString(), basisDays: forecast.basisDays }
+      : null,
+    forecastNote: note,
+    breakdowns: costs.breakdowns,
+    instances: costs.instances,
+    trend,
+  };
+}
+
+/**
+ * Hosts no catalogue price matches now, grouped by what a price row would need (so the costs page
+ * can say so before the first ledger hour, and link each group to a prefilled price form).
+ */
+async function unpricedHostsNow(
+  client: Db,
+  scope: TeamScope,
+  now: Date,
+): Promise<CostMonth["unpricedNow"]> {
+  const [hosts, rows] = await Promise.all([
+    client.host.findMany({
+      where: { ...LIVE_HOSTS, ...(scope === null ? {} : { team: { in: [...scope] } }) },
+      select: {
+        provider: true,
+        instanceType: true,
+        region: true,
+        pricingModel: true,
+        gpus: { where: { parentUuid: null }, select: { name: true } },
+      },
+    }),
+    loadPriceRows(client),
+  ]);
+  const groups = new Map<string, CostMonth["unpricedNow"][number]>();
+  for (const h of hosts) {
+    const p = lookupPrice(rows, { ...h, at: now });
+    if (p.priced) continue;
+    const key = [h.provider, h.instanceType, h.region, h.pricingModel].join("|");
+    const g = groups.get(key);
+    if (g) g.hosts++;
+    else
+      groups.set(key, {
+        provider: h.provider,
+        instanceType: h.instanceType,
+        region: h.region,
+        pricingModel: h.pricingModel,
+        hosts: 1,
+        gpuModel: h.gpus[0]?.name ?? null,
+        gpuCount: h.gpus.length || null,
+        reason: p.reason,
+      });
+  }
+  return [...groups.values()].sort(
+    (a, b) => b.hosts - a.hosts || a.instanceType.localeCompare(b.instanceType),
+  );
+}

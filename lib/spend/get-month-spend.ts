@@ -1,0 +1,52 @@
+import "server-only";
+import type { TeamScope } from "@/lib/auth/scope.ts";
+import { db as defaultDb, type Db } from "@/lib/db.ts";
+import { forecastMonth } from "./forecast-month.ts";
+import { getScopeBudget } from "./get-fleet-budget.ts";
+import { ledgerScopeWhere } from "./scope-where.ts";
+import { monthBounds, monthOf } from "../core/months.ts";
+
+export interface MonthSpend {
+  month: string;
+  spendMicros: string;
+  forecastMicros: string | null;
+  budgetMicros: string | null;
+}
+
+/**
+ * The current UTC month's spend so far, its forecast and the fleet budget (fleet headline); for a
+ * team-limited scope, its hosts' spend and its team budget (lib/spend/get-fleet-budget.ts).
+ */
+export async function getMonthSpend({
+  client = defaultDb,
+  now = new Date(),
+  scope = null,
+}: { client?: Db; now?: Date; scope?: TeamScope } = {}): Promise<MonthSpend> {
+  const month = monthOf(now);
+  const { from, to } = monthBounds(month);
+  const [agg, budget] = await Promise.all([
+    client.usageHour.aggregate({
+      where: { gpuKey: "host", hourStart: { gte: from, lt: to }, ...ledgerScopeWhere(scope) },
+      _sum: { costMicros: true },
+      _min: { hourStart: true },
+      _max: { hourStart: true },
+    }),
+    getScopeBudget(client, scope),
+  ]);
+  // Unpriced rows carry a cost of 0, so summing every host row equals summing the priced ones.
+  const total = agg._sum.costMicros ?? 0n;
+  const last = agg._max.hourStart;
+  const { forecast } = forecastMonth({
+    month,
+    totalMicros: total,
+    dataFrom: agg._min.hourStart,
+    dataTo: last ? new Date(last.getTime() + 3600_000) : null,
+    now,
+  });
+  return {
+    month,
+    spendMicros: total.toString(),
+    forecastMicros: forecast ? forecast.micros.toString() : null,
+    budgetMicros: budget ? budget.amountMicros.toString() : null,
+  };
+}
