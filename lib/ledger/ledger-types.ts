@@ -1,5 +1,5 @@
 import type { PriceLookup } from "../pricing/lookup.ts";
-import type { GpuSample, HostSample } from "../metrics/source.ts";
+import type { HostSample } from "../metrics/source.ts";
 
 export type { GpuSample, HostSample } from "../metrics/source.ts";
 
