@@ -1,10 +1,9 @@
 import "server-only";
 import { hostIdsInScope, type TeamScope } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
-import { NotFoundError } from "../core/errors.ts";
+import { ConflictError, NotFoundError } from "../core/errors.ts";
 import { channelsNotifiedOfFiring, enqueueNotifications } from "../notify/enqueue.ts";
 import type { AlertBulkItemResult } from "../zod/schemas/alert.ts";
-import { ConflictError } from "../core/input-errors.ts";
 import { addEvent } from "./reconcile.ts";
 
 // A person acting on an alert: acknowledge, snooze, resolve. Each is one conditional update on

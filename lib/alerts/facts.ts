@@ -1,4 +1,5 @@
 import { parseRuleParams, type RuleKind, type RuleScope } from "../zod/schemas/rule.ts";
+import { parseLabels } from "../core/labels.ts";
 import type { Severity } from "../zod/schemas/alert.ts";
 
 // Plain shapes the evaluators read, so they stay pure and testable on hand-made data.
@@ -59,22 +60,6 @@ export interface Condition {
   level?: number;
 }
 
-function parseObject(json: string): Record<string, string> {
-  try {
-    const v: unknown = JSON.parse(json);
-    if (typeof v !== "object" || v === null || Array.isArray(v)) return {};
-    const out: Record<string, string> = {};
-    for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x;
-    return out;
-  } catch {
-    return {};
-  }
-}
-
-export function parseLabels(json: string): Record<string, string> {
-  return parseObject(json);
-}
-
 export function ruleFacts(row: {
   id: string;
   name: string;
@@ -103,7 +88,7 @@ export function ruleFacts(row: {
     kind,
     scopeKind: (scopes.includes(row.scopeKind) ? row.scopeKind : "fleet") as RuleScope,
     scopeValue: row.scopeValue,
-    excludeLabels: parseObject(row.excludeLabels),
+    excludeLabels: parseLabels(row.excludeLabels),
     params: parseRuleParams(kind, row.params),
     cooldownSeconds: row.cooldownSeconds,
   };

@@ -3,7 +3,8 @@ import { LIVE_HOSTS } from "../fleet/host-state.ts";
 import type { Db } from "../db.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { lookupPrice } from "../pricing/lookup.ts";
-import { parseLabels, type GpuFacts, type HostFacts } from "./facts.ts";
+import { parseLabels } from "../core/labels.ts";
+import type { GpuFacts, HostFacts } from "./facts.ts";
 
 // The inventory the rules judge: hosts (with their current price) and GPUs, from the store.
 

@@ -1,10 +1,7 @@
 import "server-only";
 import type { Db } from "../db.ts";
-import {
-  channelsNotifiedOfFiring,
-  enqueueNotifications,
-  isUniqueViolation,
-} from "../notify/enqueue.ts";
+import { isUniqueViolation } from "../core/store-errors.ts";
+import { channelsNotifiedOfFiring, enqueueNotifications } from "../notify/enqueue.ts";
 import type { Condition } from "./facts.ts";
 
 // Turns a rule's conditions into alert state. Every change is one conditional statement (no

@@ -1,11 +1,10 @@
 import "server-only";
+import { HOUR_MS } from "../core/time.ts";
 import { monthBounds } from "../spend/forecast.ts";
 import type { Db } from "../db.ts";
 import { budgetFigures, parseThresholds, type BudgetFigures } from "./status.ts";
 
 // Reads a budget's month from the ledger's host rows (GPU rows would count money twice).
-
-const HOUR = 3_600_000;
 
 export interface BudgetRow {
   id: string;
@@ -50,7 +49,7 @@ export async function loadBudgetFigures(db: Db, b: BudgetRow, now: Date): Promis
     spendMicros: agg._sum.costMicros ?? 0n,
     idleMicros: agg._sum.idleCostMicros ?? 0n,
     dataFrom: agg._min.hourStart,
-    dataTo: last ? new Date(last.getTime() + HOUR) : null,
+    dataTo: last ? new Date(last.getTime() + HOUR_MS) : null,
     now,
   });
 }

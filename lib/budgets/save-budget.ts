@@ -1,9 +1,8 @@
 import "server-only";
-import { ConflictError, parseOrThrow } from "../core/input-errors.ts";
+import { ConflictError, NotFoundError, parseOrThrow } from "../core/errors.ts";
 import { formatMicros, parseMicros } from "../core/money.ts";
 import { db as defaultDb, type Db } from "../db.ts";
-import { NotFoundError } from "../core/errors.ts";
-import { isUniqueViolation } from "../notify/enqueue.ts";
+import { isUniqueViolation } from "../core/store-errors.ts";
 import {
   budgetInputSchema,
   type BudgetDto,

@@ -1,10 +1,10 @@
 import "server-only";
 import { buildFleet } from "../../exporter/sim/fleet.ts";
 import type { SimHostSpec } from "../../exporter/sim/types.ts";
-import { parseLabels } from "../alerts/facts.ts";
+import { parseLabels } from "../core/labels.ts";
 import { RETIRED_HOST_STATE } from "../fleet/host-state.ts";
 import type { Db } from "../db.ts";
-import { isUniqueViolation } from "../notify/enqueue.ts";
+import { isUniqueViolation } from "../core/store-errors.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import {
   backfillDemoHost,

@@ -1,4 +1,5 @@
 import "server-only";
+import { HOUR_MS } from "../core/time.ts";
 import { buildFleet } from "../../exporter/sim/fleet.ts";
 import { sampleHost } from "../../exporter/sim/sample.ts";
 import type { SimFleet, SimHostSpec } from "../../exporter/sim/types.ts";
@@ -18,7 +19,6 @@ import { bulkInsert } from "./bulk.ts";
 // history and 7 days of chart minutes, computed from the same simulator the live exporter serves.
 // Later starts match the stored demo hosts to the exporter instead (./reconcile.ts).
 
-const HOUR = 3_600_000;
 const MIB = 1024n * 1024n;
 export const DEMO_SEED = 42;
 
@@ -116,15 +116,15 @@ export function demoWindow(
   opts: Pick<SeedOptions, "now" | "historyDays" | "chartDays">,
 ): DemoWindow {
   const now = opts.now.getTime();
-  const hourStart = now - (now % HOUR);
+  const hourStart = now - (now % HOUR_MS);
   const current = new Date(hourStart);
   const monthStart = Date.UTC(current.getUTCFullYear(), current.getUTCMonth(), 1);
-  const lastClosed = hourStart - HOUR < monthStart ? hourStart : hourStart - HOUR;
+  const lastClosed = hourStart - HOUR_MS < monthStart ? hourStart : hourStart - HOUR_MS;
   return {
     now,
     lastClosed,
-    historyStart: lastClosed - (opts.historyDays ?? 60) * 24 * HOUR,
-    chartStart: now - (opts.chartDays ?? 7) * 24 * HOUR,
+    historyStart: lastClosed - (opts.historyDays ?? 60) * 24 * HOUR_MS,
+    chartStart: now - (opts.chartDays ?? 7) * 24 * HOUR_MS,
   };
 }
 
@@ -140,15 +140,15 @@ export async function backfillDemoHost(
 ): Promise<void> {
   const { historyStart, lastClosed } = w;
   const step = 5 * 60_000;
-  const timeline = hostTimeline(fleet, h, historyStart - 40 * 60_000, lastClosed + HOUR, step);
+  const timeline = hostTimeline(fleet, h, historyStart - 40 * 60_000, lastClosed + HOUR_MS, step);
   const ledger: Prisma.UsageHourCreateManyInput[] = [];
   let cursor = 0;
-  for (let hour = historyStart; hour <= lastClosed; hour += HOUR) {
+  for (let hour = historyStart; hour <= lastClosed; hour += HOUR_MS) {
     while ((timeline[cursor]?.t.getTime() ?? Infinity) < hour - 35 * 60_000) cursor++;
     const window = [];
     for (let i = cursor; i < timeline.length; i++) {
       const s = timeline[i];
-      if (!s || s.t.getTime() >= hour + HOUR) break;
+      if (!s || s.t.getTime() >= hour + HOUR_MS) break;
       window.push(s);
     }
     const price = lookupPrice(prices, { ...h, at: new Date(hour) });
@@ -203,7 +203,7 @@ async function seedMinutes(
   from: number,
   now: number,
 ) {
-  const fine = now - (now % HOUR) - HOUR;
+  const fine = now - (now % HOUR_MS) - HOUR_MS;
   const times: number[] = [];
   for (let t = from - (from % 300_000); t < fine; t += 300_000) times.push(t);
   for (let t = fine; t < now - (now % 60_000); t += 60_000) times.push(t);

@@ -1,4 +1,5 @@
 import "server-only";
+import { parseLabels } from "../core/labels.ts";
 import { inTeamScope } from "@/lib/auth/scope.ts";
 import { monthBounds, monthOf } from "@/lib/core/months.ts";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
@@ -10,18 +11,6 @@ import { idleNowPerHour, shapeInstanceGpus } from "./instance-detail.ts";
 import { cachedFleet } from "./fleet-cache.ts";
 import { loadFleetSnapshot, usesDefaults, type FleetDeps } from "./load-fleet-snapshot.ts";
 import { toHostState } from "./summarize.ts";
-
-function parseLabels(json: string): Record<string, string> {
-  try {
-    const value: unknown = JSON.parse(json);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
-    return Object.fromEntries(
-      Object.entries(value).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])),
-    );
-  } catch {
-    return {};
-  }
-}
 
 /**
  * One instance: its GPUs now, MIG slices, processes, price and this month's cost. A host outside a

@@ -3,7 +3,8 @@
 // exporter is down, but we cannot know it ran, so an hour without an up scrape yields no rows.
 import type { Prisma } from "../generated/prisma/client.ts";
 import { mulDivRound, splitByWeights, splitEven, sumMicros } from "../core/money.ts";
-import { HOUR_MS, newUnit, scanHour, type UnitStats } from "./ledger-scan.ts";
+import { HOUR_MS } from "../core/time.ts";
+import { newUnit, scanHour, type UnitStats } from "./ledger-scan.ts";
 import {
   DEFAULT_IDLE_RULE,
   type IdleRule,

@@ -1,8 +1,7 @@
 // One pass over a host's samples for one hour: how long each GPU was seen up, its utilization and
 // memory, and how long it was idle under the idle rule. Pure; times are epoch milliseconds.
+import { HOUR_MS } from "../core/time.ts";
 import type { GpuSample, HostSample, IdleRule } from "./ledger-types.ts";
-
-export const HOUR_MS = 3_600_000;
 
 export interface UnitStats {
   uuid: string;

@@ -1,14 +1,10 @@
 import "server-only";
+import { isUniqueViolation } from "../core/store-errors.ts";
 import type { Db } from "../db.ts";
 import { routes, type RoutableAlert } from "./route.ts";
 
 // Queues one Notification per routed channel for an alert transition. The unique key
 // (alertId, channelId, transition) makes a second enqueue (restart, other replica) a no-op.
-
-export function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  return err.code === "P2002" || String(err.message ?? "").includes("Unique constraint");
-}
 
 export async function enqueueNotifications(
   db: Db,

@@ -1,7 +1,6 @@
 import "server-only";
-import { InvalidInputError, parseOrThrow } from "../core/input-errors.ts";
+import { InvalidInputError, NotFoundError, parseOrThrow } from "../core/errors.ts";
 import { db as defaultDb, type Db } from "../db.ts";
-import { NotFoundError } from "../core/errors.ts";
 import {
   channelInputSchema,
   type ChannelDto,

@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { InvalidInputError } from "../core/input-errors.ts";
+import { InvalidInputError } from "../core/errors.ts";
 import type { Db } from "../db.ts";
 import { env } from "../env.ts";
 import { freePort } from "../testing/prometheus.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConflictError, InvalidInputError } from "@/lib/core/input-errors.ts";
+import { ConflictError, InvalidInputError } from "@/lib/core/errors.ts";
 import { GIB, gpu } from "@/lib/ledger/ledger-fixtures.ts";
 import { computeHostHour, toUsageHourData } from "@/lib/ledger/ledger-math.ts";
 import type {

@@ -1,5 +1,5 @@
 import "server-only";
-import { ConflictError, InvalidInputError, parseOrThrow } from "../core/input-errors.ts";
+import { ConflictError, InvalidInputError, parseOrThrow } from "../core/errors.ts";
 import { formatMicros, mulDivRound, splitByWeights, splitEven, sumMicros } from "../core/money.ts";
 import { monthBounds, monthOf } from "../core/months.ts";
 import type { Db } from "../db.ts";

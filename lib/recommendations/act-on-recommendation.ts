@@ -1,8 +1,7 @@
 import "server-only";
-import { ConflictError } from "../core/input-errors.ts";
+import { ConflictError, NotFoundError } from "../core/errors.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { NotFoundError } from "../core/errors.ts";
 import type { RecommendationDto } from "../zod/schemas/recommendation.ts";
 import { getRecommendation } from "./list-recommendations.ts";
 

@@ -1,11 +1,11 @@
 import "server-only";
+import { DAY_MS } from "../core/time.ts";
 import type { TickContext } from "../jobs/loop.ts";
 import { LAST_RUN, recomputeRecommendations } from "./recompute.ts";
 
 // Recomputed once when the process starts (so the page is filled from the first minute) and then
 // daily; the API's recompute endpoint runs it on demand. Runs in the background: never holds a tick.
 
-const DAY_MS = 86_400_000;
 let ranThisProcess = false;
 let running: Promise<void> | null = null;
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { LIVE_HOSTS } from "../fleet/host-state.ts";
-import { isUniqueViolation } from "../notify/enqueue.ts";
+import { isUniqueViolation } from "../core/store-errors.ts";
 import type { Db } from "../db.ts";
-import { parseLabels } from "../alerts/facts.ts";
+import { parseLabels } from "../core/labels.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import type { RecomputeResult } from "../zod/schemas/recommendation.ts";
 import { recommendForHost } from "./compute.ts";

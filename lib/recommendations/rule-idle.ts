@@ -1,5 +1,6 @@
 import { lookupPrice } from "../pricing/lookup.ts";
-import { dailySeries, HOUR_MS, hostRowsOf, hourly, monthlyFromHourly, priceRef } from "./stats.ts";
+import { HOUR_MS } from "../core/time.ts";
+import { dailySeries, hostRowsOf, hourly, monthlyFromHourly, priceRef } from "./stats.ts";
 import {
   CONVENTION,
   type Candidate,

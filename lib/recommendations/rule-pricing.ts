@@ -1,7 +1,6 @@
 import { lookupPrice } from "../pricing/lookup.ts";
+import { DAY_MS, HOUR_MS } from "../core/time.ts";
 import {
-  DAY_MS,
-  HOUR_MS,
   dailySeries,
   hostRowsOf,
   hourly,

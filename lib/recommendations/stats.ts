@@ -1,11 +1,9 @@
+import { DAY_MS } from "../core/time.ts";
 import { HOURS_PER_MONTH, type EvidencePoint } from "../zod/schemas/recommendation.ts";
 import type { PriceLookup } from "../pricing/lookup.ts";
 import type { HourRow } from "./types.ts";
 
 // Shared arithmetic: nearest-rank p95, per-day evidence points and exact monthly savings.
-
-export const DAY_MS = 86_400_000;
-export const HOUR_MS = 3_600_000;
 
 export function p95(values: readonly number[]): number | null {
   if (values.length === 0) return null;

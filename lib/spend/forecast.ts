@@ -1,10 +1,10 @@
+import { DAY_MS } from "../core/time.ts";
 import { utc } from "@date-fns/utc";
 import { addMonths, getDaysInMonth, startOfMonth } from "date-fns";
 import { mulDivRound } from "../core/money.ts";
 
 /** A forecast is shown only after this much data (OCI's rule, DESIGN.md). */
 export const MIN_FORECAST_DAYS = 3;
-const DAY_MS = 86_400_000;
 
 export interface MonthBounds {
   /** First instant of the month, UTC. */

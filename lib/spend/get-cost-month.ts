@@ -1,4 +1,5 @@
 import "server-only";
+import { HOUR_MS } from "../core/time.ts";
 import { LIVE_HOSTS } from "@/lib/fleet/host-state.ts";
 import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
@@ -11,8 +12,6 @@ import { getScopeBudget } from "./get-fleet-budget.ts";
 import { getCostTrend } from "./get-cost-trend.ts";
 import { monthBounds } from "../core/months.ts";
 import { ledgerScopeWhere } from "./scope-where.ts";
-
-const HOUR_MS = 3600_000;
 
 /**
  * One month of the usage ledger: totals, breakdowns, instances, budget, forecast and trend. A

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ConflictError, InvalidInputError } from "@/lib/core/input-errors.ts";
+import { ConflictError, InvalidInputError } from "@/lib/core/errors.ts";
 import type { Permission } from "@/lib/auth/roles.ts";
 import {
   BadRequestError,

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../../db.ts";
-import { isUniqueViolation } from "../../notify/enqueue.ts";
+import { isUniqueViolation } from "../../core/store-errors.ts";
 import { ruleInputSchema, type RuleInput } from "../../zod/schemas/rule.ts";
 import { ruleRow } from "./save-rule.ts";
 

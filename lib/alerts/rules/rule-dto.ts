@@ -1,5 +1,6 @@
 import type { RuleDto, RuleInputRaw, RuleKind, RuleScope } from "../../zod/schemas/rule.ts";
-import { parseLabels, ruleFacts } from "../facts.ts";
+import { parseLabels } from "../../core/labels.ts";
+import { ruleFacts } from "../facts.ts";
 
 export interface RuleRow {
   id: string;

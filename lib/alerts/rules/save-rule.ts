@@ -1,13 +1,12 @@
 import "server-only";
 import { db as defaultDb, type Db } from "../../db.ts";
-import { NotFoundError } from "../../core/errors.ts";
+import { NotFoundError, parseOrThrow } from "../../core/errors.ts";
 import {
   ruleInputSchema,
   type RuleDto,
   type RuleInput,
   type RuleUpdate,
 } from "../../zod/schemas/rule.ts";
-import { parseOrThrow } from "../../core/input-errors.ts";
 import { getRule } from "./list-rules.ts";
 import { ruleAsInput } from "./rule-dto.ts";
 
