@@ -1,6 +1,6 @@
 import "server-only";
 import { HOUR_MS } from "../core/time.ts";
-import { monthBounds } from "../spend/forecast.ts";
+import { monthBoundsAt } from "../core/months.ts";
 import type { Db } from "../db.ts";
 import { budgetFigures, parseThresholds, type BudgetFigures } from "./status.ts";
 
@@ -31,7 +31,7 @@ export function scopeWhere(kind: string, value: string): Record<string, string> 
 
 /** The budget's figures for the UTC month containing `now`. */
 export async function loadBudgetFigures(db: Db, b: BudgetRow, now: Date): Promise<BudgetFigures> {
-  const { start, end } = monthBounds(now);
+  const { from: start, to: end } = monthBoundsAt(now);
   const agg = await db.usageHour.aggregate({
     where: {
       gpuKey: "host",

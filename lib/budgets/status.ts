@@ -1,4 +1,4 @@
-import { forecastMonth, MIN_FORECAST_DAYS } from "../spend/forecast.ts";
+import { MIN_FORECAST_DAYS, runRateForecast } from "../spend/forecast.ts";
 import type { BudgetStatus } from "../zod/schemas/budget.ts";
 
 // A budget's month in figures: spend, share of the amount, forecast (after 3 days of data) and
@@ -55,7 +55,11 @@ export function budgetFigures(input: {
   let forecastMicros: bigint | null = null;
   let forecastNote = "No usage recorded this month yet, so no forecast.";
   if (dataFrom && dataTo) {
-    const f = forecastMonth({ monthToDateMicros: spendMicros, asOf: dataTo, dataSince: dataFrom });
+    const f = runRateForecast({
+      monthToDateMicros: spendMicros,
+      asOf: dataTo,
+      dataSince: dataFrom,
+    });
     forecastMicros = f.forecastMicros;
     const days = f.elapsedSeconds / 86_400;
     forecastNote =

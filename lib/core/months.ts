@@ -30,6 +30,12 @@ export function monthBounds(month: string): { from: Date; to: Date } {
   return { from: utc(year, index), to: utc(year, index + 1) };
 }
 
+/** The UTC month containing `at`, with its length in days. */
+export function monthBoundsAt(at: Date): { from: Date; to: Date; days: number } {
+  const month = monthOf(at);
+  return { ...monthBounds(month), days: daysInMonth(month) };
+}
+
 export function addMonths(month: string, delta: number): string {
   const { year, index } = parts(month);
   return format(year, index + delta);

@@ -1,13 +1,6 @@
 import { lookupPrice } from "../pricing/lookup.ts";
 import { DAY_MS, HOUR_MS } from "../core/time.ts";
-import {
-  dailySeries,
-  hostRowsOf,
-  hourly,
-  monthlyFromHourly,
-  priceRef,
-  within,
-} from "./stats.ts";
+import { dailySeries, hostRowsOf, hourly, monthlyFromHourly, priceRef, within } from "./stats.ts";
 import {
   CONVENTION,
   type Candidate,

@@ -3,7 +3,7 @@ import { parse } from "csv-parse/sync";
 import { monthSchema } from "@/lib/zod/schemas/month.ts";
 import { buildMonthCosts, reconciliationErrors, type LedgerGroup } from "./breakdown.ts";
 import { costsCsv, CSV_COLUMNS, hoursDecimal, toCsvRows } from "./csv.ts";
-import { forecastMonth } from "./forecast-month.ts";
+import { monthForecast } from "./forecast.ts";
 import {
   addMonths,
   daysInMonth,
@@ -62,11 +62,11 @@ describe("months (UTC)", () => {
   });
 });
 
-describe("forecastMonth", () => {
+describe("monthForecast", () => {
   const month = "2026-11"; // 30 days
   const from = new Date("2026-11-01T00:00:00Z");
   it("extrapolates month-to-date over the whole month after 3 days of data", () => {
-    const r = forecastMonth({
+    const r = monthForecast({
       month,
       totalMicros: 10_000_000n,
       dataFrom: from,
@@ -76,7 +76,7 @@ describe("forecastMonth", () => {
     expect(r.forecast).toEqual({ micros: 30_000_000n, basisDays: 10 });
   });
   it("withholds the forecast before 3 days of data and for closed months", () => {
-    const early = forecastMonth({
+    const early = monthForecast({
       month,
       totalMicros: 5n,
       dataFrom: from,
@@ -85,7 +85,7 @@ describe("forecastMonth", () => {
     });
     expect(early.forecast).toBeNull();
     expect(early.note).toContain("3 days");
-    const closed = forecastMonth({
+    const closed = monthForecast({
       month,
       totalMicros: 5n,
       dataFrom: from,
@@ -95,7 +95,7 @@ describe("forecastMonth", () => {
     expect(closed.forecast).toBeNull();
     expect(closed.note).toMatch(/final/);
     expect(
-      forecastMonth({ month, totalMicros: 0n, dataFrom: null, dataTo: null, now: from }).forecast,
+      monthForecast({ month, totalMicros: 0n, dataFrom: null, dataTo: null, now: from }).forecast,
     ).toBeNull();
   });
 });

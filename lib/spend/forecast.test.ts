@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { forecastMonth, monthBounds } from "./forecast.ts";
+import { monthBoundsAt } from "../core/months.ts";
+import { runRateForecast } from "./forecast.ts";
 
 const d = (iso: string) => new Date(iso);
 const savedTz = process.env.TZ;
@@ -7,26 +8,26 @@ afterEach(() => {
   process.env.TZ = savedTz;
 });
 
-describe("monthBounds", () => {
+describe("monthBoundsAt", () => {
   it("uses UTC months whatever the server's zone", () => {
     process.env.TZ = "Pacific/Kiritimati"; // UTC+14: local time is already in December
-    expect(monthBounds(d("2026-11-30T23:30:00Z"))).toEqual({
-      start: d("2026-11-01T00:00:00Z"),
-      end: d("2026-12-01T00:00:00Z"),
+    expect(monthBoundsAt(d("2026-11-30T23:30:00Z"))).toEqual({
+      from: d("2026-11-01T00:00:00Z"),
+      to: d("2026-12-01T00:00:00Z"),
       days: 30,
     });
     process.env.TZ = "America/Los_Angeles"; // local time is still in January
-    expect(monthBounds(d("2028-02-01T03:00:00Z"))).toEqual({
-      start: d("2028-02-01T00:00:00Z"),
-      end: d("2028-03-01T00:00:00Z"),
+    expect(monthBoundsAt(d("2028-02-01T03:00:00Z"))).toEqual({
+      from: d("2028-02-01T00:00:00Z"),
+      to: d("2028-03-01T00:00:00Z"),
       days: 29,
     });
   });
 });
 
-describe("forecastMonth", () => {
+describe("runRateForecast", () => {
   it("is null before 3 days of data", () => {
-    const f = forecastMonth({ monthToDateMicros: 50_000_000n, asOf: d("2026-11-03T23:59:59Z") });
+    const f = runRateForecast({ monthToDateMicros: 50_000_000n, asOf: d("2026-11-03T23:59:59Z") });
     expect(f.forecastMicros).toBeNull();
     expect(f.elapsedSeconds).toBe(3 * 86_400 - 1);
   });
@@ -34,17 +35,17 @@ describe("forecastMonth", () => {
   it("projects MTD ÷ elapsed × days in month from 3 days on", () => {
     // $30 in 3 of November's 30 days -> $300
     expect(
-      forecastMonth({ monthToDateMicros: 30_000_000n, asOf: d("2026-11-04T00:00:00Z") })
+      runRateForecast({ monthToDateMicros: 30_000_000n, asOf: d("2026-11-04T00:00:00Z") })
         .forecastMicros,
     ).toBe(300_000_000n);
     // $100 in 10 days of a 31-day month -> $310
     expect(
-      forecastMonth({ monthToDateMicros: 100_000_000n, asOf: d("2026-12-11T00:00:00Z") })
+      runRateForecast({ monthToDateMicros: 100_000_000n, asOf: d("2026-12-11T00:00:00Z") })
         .forecastMicros,
     ).toBe(310_000_000n);
     // leap February: $10 in 5 days of 29 -> $58
     expect(
-      forecastMonth({ monthToDateMicros: 10_000_000n, asOf: d("2028-02-06T00:00:00Z") })
+      runRateForecast({ monthToDateMicros: 10_000_000n, asOf: d("2028-02-06T00:00:00Z") })
         .forecastMicros,
     ).toBe(58_000_000n);
   });
@@ -52,24 +53,24 @@ describe("forecastMonth", () => {
   it("rounds the projection half-up to the micro-dollar", () => {
     // 1 micro over 3 days of 31: 31 / 3 = 10.33 -> 10
     expect(
-      forecastMonth({ monthToDateMicros: 1n, asOf: d("2026-12-04T00:00:00Z") }).forecastMicros,
+      runRateForecast({ monthToDateMicros: 1n, asOf: d("2026-12-04T00:00:00Z") }).forecastMicros,
     ).toBe(10n);
     // 1 micro over 3 days of 30... 12 h: 30 / 3.5 = 8.57 -> 9
     expect(
-      forecastMonth({ monthToDateMicros: 1n, asOf: d("2026-11-04T12:00:00Z") }).forecastMicros,
+      runRateForecast({ monthToDateMicros: 1n, asOf: d("2026-11-04T12:00:00Z") }).forecastMicros,
     ).toBe(9n);
   });
 
   it("runs the rate over the rest of the month when data starts mid-month", () => {
     const dataSince = d("2026-11-20T00:00:00Z");
     // $50 over 5 days = $10/day; 6 days remain (25th-30th) -> $50 + $60
-    const f = forecastMonth({
+    const f = runRateForecast({
       monthToDateMicros: 50_000_000n,
       asOf: d("2026-11-25T00:00:00Z"),
       dataSince,
     });
     expect(f.forecastMicros).toBe(110_000_000n);
-    const early = forecastMonth({
+    const early = runRateForecast({
       monthToDateMicros: 1n,
       asOf: d("2026-11-22T00:00:00Z"),
       dataSince,

@@ -1,30 +1,14 @@
 import { DAY_MS } from "../core/time.ts";
-import { utc } from "@date-fns/utc";
-import { addMonths, getDaysInMonth, startOfMonth } from "date-fns";
+import { monthBounds, monthBoundsAt } from "../core/months.ts";
 import { mulDivRound } from "../core/money.ts";
 
-/** A forecast is shown only after this much data (OCI's rule, DESIGN.md). */
+// Month-end forecasts: the run-rate rule (budgets and the costs page) and the costs page's note.
+// See docs/architecture.md, "Domain rules".
+
+/** A forecast is shown only after this much data (OCI's rule). */
 export const MIN_FORECAST_DAYS = 3;
 
-export interface MonthBounds {
-  /** First instant of the month, UTC. */
-  start: Date;
-  /** First instant of the next month, UTC (exclusive end). */
-  end: Date;
-  days: number;
-}
-
-/** The UTC calendar month containing `at`. */
-export function monthBounds(at: Date): MonthBounds {
-  const start = startOfMonth(at, { in: utc });
-  return {
-    start: new Date(start.getTime()),
-    end: new Date(addMonths(start, 1, { in: utc }).getTime()),
-    days: getDaysInMonth(at, { in: utc }),
-  };
-}
-
-export interface ForecastInput {
+export interface RunRateInput {
   /** Spend from the month's start (or from dataSince) up to `asOf`. */
   monthToDateMicros: bigint;
   /** End of the data the spend covers, e.g. the end of the last closed ledger hour. */
@@ -33,7 +17,11 @@ export interface ForecastInput {
   dataSince?: Date;
 }
 
-export interface Forecast extends MonthBounds {
+export interface RunRate {
+  /** the month containing asOf: [from, to), UTC, and its length in days */
+  from: Date;
+  to: Date;
+  days: number;
   /** Time the spend covers, in seconds. */
   elapsedSeconds: number;
   /** Projected spend for the whole month; null until MIN_FORECAST_DAYS of data exist. */
@@ -45,16 +33,63 @@ export interface Forecast extends MonthBounds {
  * run-rate is applied to the rest of the month only (MTD + rate × remaining), which reduces to the
  * same formula when data covers the whole month so far. Exact integer arithmetic, half-up.
  */
-export function forecastMonth(input: ForecastInput): Forecast {
-  const bounds = monthBounds(input.asOf);
-  const from = Math.max(bounds.start.getTime(), input.dataSince?.getTime() ?? 0);
-  const asOf = Math.min(input.asOf.getTime(), bounds.end.getTime());
+export function runRateForecast(input: RunRateInput): RunRate {
+  const bounds = monthBoundsAt(input.asOf);
+  const from = Math.max(bounds.from.getTime(), input.dataSince?.getTime() ?? 0);
+  const asOf = Math.min(input.asOf.getTime(), bounds.to.getTime());
   const elapsedMs = Math.max(0, asOf - from);
-  const remainingMs = bounds.end.getTime() - asOf;
+  const remainingMs = bounds.to.getTime() - asOf;
   const forecastMicros =
     elapsedMs < MIN_FORECAST_DAYS * DAY_MS
       ? null
       : input.monthToDateMicros +
         mulDivRound(input.monthToDateMicros, BigInt(remainingMs), BigInt(elapsedMs));
   return { ...bounds, elapsedSeconds: Math.floor(elapsedMs / 1000), forecastMicros };
+}
+
+export interface MonthForecastInput {
+  month: string;
+  totalMicros: bigint;
+  /** first ledger hour of the month with data, and the end of the last one */
+  dataFrom: Date | null;
+  dataTo: Date | null;
+  now: Date;
+}
+
+export interface MonthForecast {
+  forecast: { micros: bigint; basisDays: number } | null;
+  note: string;
+}
+
+/** The costs page's forecast for `month` as of `now`, with the note that explains it. */
+export function monthForecast({
+  month,
+  totalMicros,
+  dataFrom,
+  dataTo,
+  now,
+}: MonthForecastInput): MonthForecast {
+  const { from, to } = monthBounds(month);
+  if (now.getTime() >= to.getTime()) {
+    return { forecast: null, note: "The month has ended: the total is final." };
+  }
+  if (now.getTime() < from.getTime()) {
+    return { forecast: null, note: "The month has not started." };
+  }
+  if (dataFrom === null || dataTo === null) {
+    return { forecast: null, note: "No usage recorded this month yet, so no forecast." };
+  }
+  // the same run-rate rule the budget alerts use, so they always agree
+  const f = runRateForecast({ monthToDateMicros: totalMicros, asOf: dataTo, dataSince: dataFrom });
+  const basisDays = Math.round((f.elapsedSeconds / 86_400) * 10) / 10;
+  if (f.forecastMicros === null) {
+    return {
+      forecast: null,
+      note: `Forecast appears after ${MIN_FORECAST_DAYS} days of data (${basisDays.toFixed(1)} so far).`,
+    };
+  }
+  return {
+    forecast: { micros: f.forecastMicros, basisDays },
+    note: `Month-to-date ÷ ${basisDays} days of data × days in month.`,
+  };
 }

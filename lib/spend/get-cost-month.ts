@@ -7,7 +7,7 @@ import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";
 import { lookupPrice } from "@/lib/pricing/lookup.ts";
 import type { CostMonth } from "@/lib/zod/schemas/costs.ts";
 import { buildMonthCosts, reconciliationErrors, type LedgerGroup } from "./breakdown.ts";
-import { forecastMonth } from "./forecast-month.ts";
+import { monthForecast } from "./forecast.ts";
 import { getScopeBudget } from "./get-fleet-budget.ts";
 import { getCostTrend } from "./get-cost-trend.ts";
 import { monthBounds } from "../core/months.ts";
@@ -88,7 +88,7 @@ export async function getCostMonth(
   const lasts = groups.flatMap((g) => (g._max.hourStart ? [g._max.hourStart.getTime()] : []));
   const dataFrom = firsts.length ? new Date(Math.min(...firsts)) : null;
   const dataTo = lasts.length ? new Date(Math.max(...lasts) + HOUR_MS) : null;
-  const { forecast, note } = forecastMonth({
+  const { forecast, note } = monthForecast({
     month,
     totalMicros: costs.totalMicros,
     dataFrom,

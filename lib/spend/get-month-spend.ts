@@ -1,7 +1,7 @@
 import "server-only";
 import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
-import { forecastMonth } from "./forecast-month.ts";
+import { monthForecast } from "./forecast.ts";
 import { getScopeBudget } from "./get-fleet-budget.ts";
 import { ledgerScopeWhere } from "./scope-where.ts";
 import { monthBounds, monthOf } from "../core/months.ts";
@@ -36,7 +36,7 @@ export async function getMonthSpend({
   // Unpriced rows carry a cost of 0, so summing every host row equals summing the priced ones.
   const total = agg._sum.costMicros ?? 0n;
   const last = agg._max.hourStart;
-  const { forecast } = forecastMonth({
+  const { forecast } = monthForecast({
     month,
     totalMicros: total,
     dataFrom: agg._min.hourStart,
