@@ -4,8 +4,8 @@ import { useState, type FormEvent } from "react";
 
 async function errorText(res: Response): Promise<string> {
   if (res.status === 401) return "Wrong email or password.";
-  const body = (await res.json().catch(() => null)) as { message?: string; error?: string } | null;
-  const detail = body?.message ?? body?.error;
+  const body = (await res.json().catch(() => null)) as { error?: string } | null;
+  const detail = body?.error;
   if (res.status === 429) return detail ?? "Too many attempts. Wait a few minutes and try again.";
   return detail ? `Sign-in failed: ${detail}` : `Sign-in failed (HTTP ${res.status}).`;
 }

@@ -69,6 +69,13 @@ describe("sign-in", () => {
     const { throttleState } = await import("./throttle.ts");
     for (let i = 1; i <= 3; i++)
       expect((await signIn("bob@test.local", "wrong-password-x")).status).toBe(401);
+    // better-auth's own refusal is answered in the API's one error shape
+    const wrong = await signIn("nobody@test.local", "wrong-password-x");
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({
+      error: expect.stringMatching(/invalid email or password/i),
+      code: "invalid_email_or_password",
+    });
     expect(await throttleState("bob@test.local")).toEqual({ kind: "open", delayMs: 1000 });
     expect((await signIn("BOB@test.local", "wrong-password-x")).status).toBe(401);
     expect(await throttleState("bob@test.local")).toEqual({ kind: "open", delayMs: 2000 });
@@ -77,9 +84,11 @@ describe("sign-in", () => {
     const locked = await signIn("bob@test.local", PASSWORD);
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(800);
-    expect(((await locked.json()) as { message: string }).message).toMatch(
+    const lockedBody = (await locked.json()) as { error: string; code: string };
+    expect(lockedBody.error).toMatch(
       /Too many failed sign-ins for this email\. Try again in 15 minutes\./,
     );
+    expect(lockedBody.code).toBe("too_many_failed_sign_ins");
     const trail = await actions("bob@test.local");
     expect(trail.filter((a) => a === "auth.sign-in.failed")).toHaveLength(5);
     expect(trail.at(-1)).toBe("auth.sign-in.refused");
@@ -129,6 +138,10 @@ describe("sign-in", () => {
       undefined,
     );
     expect(plain.status).toBe(415);
+    expect(await plain.json()).toEqual({
+      error: "send the body as application/json",
+      code: "unsupported_media_type",
+    });
     const noEmail = await post("/sign-in/email", { password: PASSWORD });
     expect(noEmail.status).toBe(400);
     const change = await route.POST(

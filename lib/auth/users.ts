@@ -1,4 +1,5 @@
 import "server-only";
+import { InvalidInputError } from "../core/errors.ts";
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { db } from "@/lib/db.ts";
@@ -8,12 +9,13 @@ import { isRole, type Role } from "./roles.ts";
 // People and their roles. Passwords go through better-auth's scrypt hash, into the
 // "credential" account better-auth reads at sign-in.
 
-export class UserInputError extends Error {
+/** A refused user change (duplicate email, last admin): a 400 naming the field. */
+export class UserInputError extends InvalidInputError {
   constructor(
     message: string,
     readonly field: string,
   ) {
-    super(message);
+    super(message, [{ path: field, message }]);
     this.name = "UserInputError";
   }
 }

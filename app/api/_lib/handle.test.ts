@@ -1,5 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { NotFoundError, SourceUnavailableError } from "@/lib/core/errors.ts";
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  SourceUnavailableError,
+} from "@/lib/core/errors.ts";
 import { tableQuerySchema } from "@/lib/zod/schemas/instance-query.ts";
 import { monthQuerySchema } from "@/lib/zod/schemas/month.ts";
 import { rangeQuerySchema } from "@/lib/zod/schemas/range.ts";
@@ -38,9 +43,25 @@ describe("errorResponse", () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({
       error: "invalid query: x",
+      code: "bad_request",
       issues: [{ path: "x", message: "no" }],
     });
     expect(errorResponse(new NotFoundError("instance h1")).status).toBe(404);
+    // every error has the one shape, domain errors of every feature included
+    const conflict = errorResponse(new ConflictError("already resolved"));
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toEqual({ error: "already resolved", code: "conflict" });
+    const invalid = errorResponse(
+      new InvalidInputError("invalid rule: name: required", [
+        { path: "name", message: "required" },
+      ]),
+    );
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toEqual({
+      error: "invalid rule: name: required",
+      code: "invalid_input",
+      issues: [{ path: "name", message: "required" }],
+    });
     expect(errorResponse(new SourceUnavailableError(new Error("down"))).status).toBe(503);
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     const boom = errorResponse(
@@ -53,6 +74,9 @@ describe("errorResponse", () => {
       /^internal error \(reference [0-9a-f]{8}; the details are in the server log\)$/,
     );
     expect(error).not.toMatch(/sqlite|UsageHour|\/srv/i);
+    expect(((await errorResponse(new Error("x")).json()) as { code: string }).code).toBe(
+      "internal",
+    );
     const logged = spy.mock.calls.map((c) => c.map(String).join(" ")).join("\n");
     const ref = /reference ([0-9a-f]{8})/.exec(error)?.[1] ?? "none";
     expect(logged).toContain(`internal error ${ref}`);

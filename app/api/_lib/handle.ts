@@ -1,33 +1,16 @@
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { authenticate, actorAllows, actorLabel, type Actor } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { crossSiteReason, isSafeMethod } from "@/lib/auth/csrf.ts";
 import type { Permission } from "@/lib/auth/roles.ts";
-import { NotFoundError, SourceUnavailableError } from "@/lib/core/errors.ts";
-import type { ApiError } from "@/lib/zod/schemas/common.ts";
+import { apiError, BadRequestError, errorResponse, PayloadTooLargeError } from "./errors.ts";
 
 // Every API route goes through `handle`: who may call it (a session or API token holding the
 // route's permission, else 401/403), cross-site refusal for cookie-authenticated changes, the audit
-// entry for every change, query validation and error → status mapping live here, in one place,
-// so routes stay a parse-call-respond triple.
+// entry for every change, query validation, and errors answered through the one table in
+// errors.ts, so routes stay a parse-call-respond triple.
 
-export class BadRequestError extends Error {
-  constructor(
-    message: string,
-    readonly issues: ApiError["issues"] = undefined,
-  ) {
-    super(message);
-    this.name = "BadRequestError";
-  }
-}
-
-export class PayloadTooLargeError extends Error {
-  constructor(limit: number) {
-    super(`the request body is larger than ${Math.round(limit / 1024)} KiB`);
-    this.name = "PayloadTooLargeError";
-  }
-}
+export { apiError, BadRequestError, errorResponse, PayloadTooLargeError } from "./errors.ts";
 
 /** Bodies larger than this are refused with a 413 before they are parsed. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -87,24 +70,6 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   });
 }
 
-function errorBody(error: string, issues?: ApiError["issues"]): ApiError {
-  return issues ? { error, issues } : { error };
-}
-
-export function errorResponse(e: unknown): Response {
-  if (e instanceof BadRequestError) return json(errorBody(e.message, e.issues), { status: 400 });
-  if (e instanceof PayloadTooLargeError) return json(errorBody(e.message), { status: 413 });
-  if (e instanceof NotFoundError) return json(errorBody(e.message), { status: 404 });
-  if (e instanceof SourceUnavailableError) return json(errorBody(e.message), { status: 503 });
-  // The store's or a library's message can name tables, files and addresses: it goes to the
-  // server log under a reference the caller can quote, never into the answer.
-  const ref = randomUUID().slice(0, 8);
-  console.error(`[api] internal error ${ref}:`, e);
-  return json(errorBody(`internal error (reference ${ref}; the details are in the server log)`), {
-    status: 500,
-  });
-}
-
 type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
 export type AuthedHandler<C> = (req: Request, ctx: C, actor: Actor) => Promise<Response>;
 
@@ -153,14 +118,16 @@ export function auditAction(method: string, pathname: string, id: string | undef
 }
 
 export function unauthorized(): Response {
-  return json(
-    { error: "sign in required (a session cookie or an Authorization: Bearer token)" },
-    { status: 401, headers: { "www-authenticate": 'Bearer realm="gpufleet"' } },
+  return apiError(
+    401,
+    "unauthorized",
+    "sign in required (a session cookie or an Authorization: Bearer token)",
+    { headers: { "www-authenticate": 'Bearer realm="gpufleet"' } },
   );
 }
 
 export function forbidden(message: string): Response {
-  return json({ error: message }, { status: 403 });
+  return apiError(403, "forbidden", message);
 }
 
 /** A route that anyone holding `permission` may call. */

@@ -4,7 +4,6 @@ import { createUser, listUsers } from "@/lib/auth/users.ts";
 import { createUserSchema } from "@/lib/zod/schemas/admin.ts";
 import { handle, json, noQuery, parseQuery } from "../_lib/handle.ts";
 import { readBody } from "../_lib/http.ts";
-import { userInput } from "./_lib.ts";
 
 export const GET = handle("users:admin", async (req: Request) => {
   parseQuery(noQuery, req.url);
@@ -15,7 +14,7 @@ export const POST = handle(
   "users:admin",
   async (req: Request, _ctx: unknown, actor) => {
     const input = await readBody(req, createUserSchema);
-    const user = await userInput(() => createUser(input));
+    const user = await createUser(input);
     await recordAudit({
       actor: actorLabel(actor),
       action: "users.create",

@@ -10,7 +10,10 @@ export const isoTimeSchema = z.iso.datetime({ offset: true }).describe("ISO 8601
 
 export const apiErrorSchema = z
   .object({
-    error: z.string(),
+    error: z.string().describe("what went wrong, for people"),
+    code: z
+      .string()
+      .describe("stable code for programs: bad_request, invalid_input, unauthorized, forbidden, …"),
     issues: z
       .array(z.object({ path: z.string(), message: z.string() }))
       .optional()

@@ -1,9 +1,9 @@
 import { teamScope } from "@/lib/auth/scope.ts";
 import { getAlert } from "@/lib/alerts/get-alert.ts";
-import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
-import { handleMine, type IdCtx } from "../../_lib/http.ts";
+import { handle, json, noQuery, parseQuery } from "../../_lib/handle.ts";
+import { type IdCtx } from "../../_lib/http.ts";
 
-export const GET = handleMine("alerts:read", async (req: Request, ctx: IdCtx, actor) => {
+export const GET = handle("alerts:read", async (req: Request, ctx: IdCtx, actor) => {
   parseQuery(noQuery, req.url);
   const { id } = await ctx.params;
   return json(await getAlert(id, { scope: teamScope(actor) }));

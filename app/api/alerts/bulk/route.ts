@@ -3,14 +3,14 @@ import { actorLabel } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { teamScope } from "@/lib/auth/scope.ts";
 import { alertBulkInputSchema, type AlertBulkResult } from "@/lib/zod/schemas/alert.ts";
-import { json } from "../../_lib/handle.ts";
-import { handleMine, readBody } from "../../_lib/http.ts";
+import { handle, json } from "../../_lib/handle.ts";
+import { readBody } from "../../_lib/http.ts";
 
 // Acknowledge, snooze or resolve up to 500 alerts in one request (the alerts page's selection).
 // Each alert is acted on as its single route would (same state checks, same team scope, its own
 // AlertEvent) and gets its own result, so one alert in the wrong state does not fail the rest.
 // One audit entry per request names the action and every id it changed or could not.
-export const POST = handleMine(
+export const POST = handle(
   "alerts:act",
   async (req: Request, _ctx: unknown, actor) => {
     const body = await readBody(req, alertBulkInputSchema);

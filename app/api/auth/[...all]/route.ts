@@ -2,7 +2,12 @@ import { actorLabel, authenticate, forgetSessions } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { getAuth } from "@/lib/auth/auth.ts";
 import { claimAttempt, clearFailures, settleFailure } from "@/lib/auth/throttle.ts";
-import { handlePublic, json, PayloadTooLargeError, readLimitedText } from "../../_lib/handle.ts";
+import {
+  apiError,
+  handlePublic,
+  PayloadTooLargeError,
+  readLimitedText,
+} from "../../_lib/handle.ts";
 
 // better-auth's endpoints, limited to the ones gpufleet uses (sign-in, sign-out, changing one's
 // own password); pages read the session on the server, so nothing hands the session token to
@@ -17,14 +22,22 @@ function endpoint(req: Request): string {
   return `${req.method} ${path}`;
 }
 
-/** The response without the session token better-auth puts in its JSON body. */
-async function withoutToken(res: Response): Promise<Response> {
+/**
+ * better-auth's answer as the API answers: without the session token it puts in its JSON body,
+ * and an error's {code, message} as the API's one error shape {error, code} (app/api/_lib/errors.ts).
+ */
+async function asApiAnswer(res: Response): Promise<Response> {
   if (!res.headers.get("content-type")?.includes("json")) return res;
   const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   if (!body || typeof body !== "object") return res;
   delete body.token;
   const headers = new Headers(res.headers);
   headers.delete("content-length");
+  if (!res.ok) {
+    const message = typeof body.message === "string" ? body.message : res.statusText || "refused";
+    const code = typeof body.code === "string" ? body.code.toLowerCase() : "bad_request";
+    return apiError(res.status, code, message, { headers });
+  }
   return new Response(JSON.stringify(body), { status: res.status, headers });
 }
 
@@ -37,10 +50,7 @@ function isJson(req: Request): boolean {
 }
 
 function notJson(): Response {
-  return json(
-    { code: "UNSUPPORTED_MEDIA_TYPE", message: "send the body as application/json" },
-    { status: 415 },
-  );
+  return apiError(415, "unsupported_media_type", "send the body as application/json");
 }
 
 async function signIn(req: Request): Promise<Response> {
@@ -54,10 +64,7 @@ async function signIn(req: Request): Promise<Response> {
   const email =
     typeof body?.email === "string" ? body.email.trim().toLowerCase().slice(0, 200) : "";
   if (!email) {
-    return json(
-      { code: "EMAIL_REQUIRED", message: "email and password are required" },
-      { status: 400 },
-    );
+    return apiError(400, "email_required", "email and password are required");
   }
   const auth = await getAuth();
   const ip = clientIp(req.headers);
@@ -71,16 +78,15 @@ async function signIn(req: Request): Promise<Response> {
       ip,
     });
     const minutes = Math.ceil(claim.retryAfterS / 60);
-    return json(
-      {
-        code: "TOO_MANY_FAILED_SIGN_INS",
-        message: `Too many failed sign-ins for this email. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      },
-      { status: 429, headers: { "retry-after": String(claim.retryAfterS) } },
+    return apiError(
+      429,
+      "too_many_failed_sign_ins",
+      `Too many failed sign-ins for this email. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      { headers: { "retry-after": String(claim.retryAfterS) } },
     );
   }
   if (claim.delayMs > 0) await sleep(claim.delayMs);
-  const res = await withoutToken(await auth.handler(req));
+  const res = await asApiAnswer(await auth.handler(req));
   if (res.ok) {
     await clearFailures(email);
     await recordAudit({ actor: email, action: "auth.sign-in", ip });
@@ -93,11 +99,11 @@ async function signIn(req: Request): Promise<Response> {
 
 export const POST = handlePublic(async (req: Request) => {
   const which = endpoint(req);
-  if (!ALLOWED.has(which)) return json({ error: "not found" }, { status: 404 });
+  if (!ALLOWED.has(which)) return apiError(404, "not_found", "not found");
   if (which === "POST /sign-in/email") return signIn(req);
   if (which === "POST /change-password" && !isJson(req)) return notJson();
   const actor = await authenticate(req.headers);
-  const res = await withoutToken(await (await getAuth()).handler(req));
+  const res = await asApiAnswer(await (await getAuth()).handler(req));
   forgetSessions();
   if (res.ok && actor) {
     const action = which === "POST /sign-out" ? "auth.sign-out" : "auth.change-password";

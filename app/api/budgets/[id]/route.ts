@@ -3,8 +3,8 @@ import { getBudget } from "@/lib/budgets/list-budgets.ts";
 import { deleteBudget, updateBudget } from "@/lib/budgets/save-budget.ts";
 import { NotFoundError } from "@/lib/core/errors.ts";
 import { budgetUpdateSchema, type BudgetDto } from "@/lib/zod/schemas/budget.ts";
-import { forbidden, json, noQuery, parseQuery } from "../../_lib/handle.ts";
-import { handleMine, noContent, readBody, type IdCtx } from "../../_lib/http.ts";
+import { forbidden, handle, json, noQuery, parseQuery } from "../../_lib/handle.ts";
+import { noContent, readBody, type IdCtx } from "../../_lib/http.ts";
 
 // Another team's budget does not exist for a team-limited user (404); moving one of theirs to a
 // scope outside their teams is refused (403).
@@ -29,12 +29,12 @@ async function mayChange(
   });
 }
 
-export const GET = handleMine("costs:read", async (req: Request, ctx: IdCtx, actor) => {
+export const GET = handle("costs:read", async (req: Request, ctx: IdCtx, actor) => {
   parseQuery(noQuery, req.url);
   return json(await visibleBudget((await ctx.params).id, teamScope(actor)));
 });
 
-export const PATCH = handleMine("budgets:write", async (req: Request, ctx: IdCtx, actor) => {
+export const PATCH = handle("budgets:write", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
   const patch = await readBody(req, budgetUpdateSchema);
   if (!(await mayChange(id, teamScope(actor), patch))) {
@@ -43,7 +43,7 @@ export const PATCH = handleMine("budgets:write", async (req: Request, ctx: IdCtx
   return json(await updateBudget(id, patch));
 });
 
-export const DELETE = handleMine("budgets:write", async (_req: Request, ctx: IdCtx, actor) => {
+export const DELETE = handle("budgets:write", async (_req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
   await mayChange(id, teamScope(actor));
   await deleteBudget(id);

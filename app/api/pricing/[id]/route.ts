@@ -3,11 +3,11 @@ import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { updatePrice } from "@/lib/pricing/manage.ts";
 import { priceUpdateSchema } from "@/lib/zod/schemas/pricing.ts";
 import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
-import { json } from "../../_lib/handle.ts";
-import { handleMine, readBody, type IdCtx } from "../../_lib/http.ts";
+import { handle, json } from "../../_lib/handle.ts";
+import { readBody, type IdCtx } from "../../_lib/http.ts";
 
 /** Changes a price; the audit entry keeps the row before and after. */
-export const PATCH = handleMine(
+export const PATCH = handle(
   "pricing:write",
   async (req: Request, ctx: IdCtx, actor) => {
     const { id } = await ctx.params;

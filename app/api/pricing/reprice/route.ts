@@ -5,15 +5,15 @@ import { db } from "@/lib/db.ts";
 import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
 import { applyReprice, previewReprice } from "@/lib/pricing/reprice.ts";
 import { repriceRequestSchema } from "@/lib/zod/schemas/reprice.ts";
-import { forbidden, json } from "../../_lib/handle.ts";
-import { handleMine, readBody } from "../../_lib/http.ts";
+import { forbidden, handle, json } from "../../_lib/handle.ts";
+import { readBody } from "../../_lib/http.ts";
 
 /**
  * Re-prices a month of the ledger with today's catalogue. Without `apply` it previews (writes
  * nothing, audits nothing); with `apply: true` and the previewed new total it writes, and records
  * one audit entry here (the generic per-request entry is off: a preview is not a change).
  */
-export const POST = handleMine(
+export const POST = handle(
   "pricing:write",
   async (req: Request, _ctx: unknown, actor) => {
     if (teamScope(actor) !== null) {

@@ -1,10 +1,9 @@
 import { db } from "@/lib/db.ts";
 import { recomputeRecommendations } from "@/lib/recommendations/recompute.ts";
-import { json, noQuery, parseQuery } from "../../_lib/handle.ts";
-import { handleMine } from "../../_lib/http.ts";
+import { handle, json, noQuery, parseQuery } from "../../_lib/handle.ts";
 
 // On demand; the collector also recomputes at start and daily.
-export const POST = handleMine("recommendations:act", async (req: Request) => {
+export const POST = handle("recommendations:act", async (req: Request) => {
   parseQuery(noQuery, req.url);
   return json(await recomputeRecommendations(db));
 });

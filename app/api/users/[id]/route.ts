@@ -3,16 +3,15 @@ import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { deleteUser, updateUser } from "@/lib/auth/users.ts";
 import { NotFoundError } from "@/lib/core/errors.ts";
 import { updateUserSchema } from "@/lib/zod/schemas/admin.ts";
-import { handle, json } from "../../_lib/handle.ts";
+import { apiError, handle, json } from "../../_lib/handle.ts";
 import { noContent, readBody, type IdCtx } from "../../_lib/http.ts";
-import { userInput } from "../_lib.ts";
 
 export const PATCH = handle(
   "users:admin",
   async (req: Request, ctx: IdCtx, actor) => {
     const { id } = await ctx.params;
     const patch = await readBody(req, updateUserSchema);
-    const result = await userInput(() => updateUser(id, patch));
+    const result = await updateUser(id, patch);
     forgetSessions();
     if (!result) throw new NotFoundError(`user ${id}`);
     const { before, after } = result;
@@ -39,9 +38,9 @@ export const DELETE = handle(
   async (req: Request, ctx: IdCtx, actor) => {
     const { id } = await ctx.params;
     if (actor.kind === "user" && actor.id === id) {
-      return json({ error: "you cannot delete yourself; ask another admin" }, { status: 409 });
+      return apiError(409, "conflict", "you cannot delete yourself; ask another admin");
     }
-    const user = await userInput(() => deleteUser(id));
+    const user = await deleteUser(id);
     forgetSessions();
     if (!user) throw new NotFoundError(`user ${id}`);
     await recordAudit({

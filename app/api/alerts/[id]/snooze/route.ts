@@ -3,10 +3,10 @@ import { actorLabel } from "@/lib/auth/actor.ts";
 import { teamScope } from "@/lib/auth/scope.ts";
 import { assertAlertInScope, getAlert } from "@/lib/alerts/get-alert.ts";
 import { snoozeInputSchema } from "@/lib/zod/schemas/alert.ts";
-import { json } from "../../../_lib/handle.ts";
-import { handleMine, readBody, type IdCtx } from "../../../_lib/http.ts";
+import { handle, json } from "../../../_lib/handle.ts";
+import { readBody, type IdCtx } from "../../../_lib/http.ts";
 
-export const POST = handleMine("alerts:act", async (req: Request, ctx: IdCtx, actor) => {
+export const POST = handle("alerts:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
   const scope = teamScope(actor);
   await assertAlertInScope(id, scope);

@@ -3,10 +3,10 @@ import { teamScope } from "@/lib/auth/scope.ts";
 import { snoozeRecommendation } from "@/lib/recommendations/act-on-recommendation.ts";
 import { recommendationSnoozeInputSchema } from "@/lib/zod/schemas/recommendation.ts";
 import { assertRecommendationInScope } from "@/lib/recommendations/list-recommendations.ts";
-import { json } from "../../../_lib/handle.ts";
-import { handleMine, readBody, type IdCtx } from "../../../_lib/http.ts";
+import { handle, json } from "../../../_lib/handle.ts";
+import { readBody, type IdCtx } from "../../../_lib/http.ts";
 
-export const POST = handleMine("recommendations:act", async (req: Request, ctx: IdCtx, actor) => {
+export const POST = handle("recommendations:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
   await assertRecommendationInScope(id, teamScope(actor));
   const body = await readBody(req, recommendationSnoozeInputSchema);
