@@ -1,5 +1,5 @@
 import "server-only";
-import { hostIdsInScope, type TeamScope } from "../auth/scope.ts";
+import { hostIdsInScope, scopedId, type ScopedId, type TeamScope } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import { ConflictError, NotFoundError } from "../core/errors.ts";
 import { channelsNotifiedOfFiring, enqueueNotifications } from "../notify/enqueue.ts";
@@ -14,14 +14,17 @@ interface Opts {
   now?: Date;
 }
 
-async function load(client: Db, id: string) {
+/** Alert ids the caller's team scope was checked for (alertInScope): what every action takes. */
+export type AlertId = ScopedId<"alert">;
+
+async function load(client: Db, id: AlertId) {
   const a = await client.alert.findUnique({ where: { id } });
   if (!a) throw new NotFoundError(`alert ${id}`);
   return a;
 }
 
 export async function acknowledgeAlert(
-  id: string,
+  id: AlertId,
   by: string,
   note: string | undefined,
   { client = defaultDb, now = new Date() }: Opts = {},
@@ -37,7 +40,7 @@ export async function acknowledgeAlert(
 }
 
 export async function snoozeAlert(
-  id: string,
+  id: AlertId,
   by: string,
   until: Date,
   note: string | undefined,
@@ -58,7 +61,7 @@ export async function snoozeAlert(
 }
 
 export async function resolveAlert(
-  id: string,
+  id: AlertId,
   by: string,
   note: string | undefined,
   { client = defaultDb, now = new Date() }: Opts = {},
@@ -101,7 +104,7 @@ export async function actOnAlerts(
   act: BulkAct,
   by: string,
   note: string | undefined,
-  { client = defaultDb, now = new Date(), scope = null }: Opts & { scope?: TeamScope } = {},
+  { scope, client = defaultDb, now = new Date() }: Opts & { scope: TeamScope },
 ): Promise<AlertBulkItemResult[]> {
   const unique = [...new Set(ids)];
   const hostIds = await hostIdsInScope(client, scope);
@@ -117,9 +120,12 @@ export async function actOnAlerts(
   for (const id of unique) {
     try {
       if (visible !== null && !visible.has(id)) throw new NotFoundError(`alert ${id}`);
-      if (act.action === "snooze") await snoozeAlert(id, by, act.until, note, { client, now });
-      else if (act.action === "acknowledge") await acknowledgeAlert(id, by, note, { client, now });
-      else await resolveAlert(id, by, note, { client, now });
+      // the scope was applied above, in one query for all ids
+      const opts = { client, now };
+      const checked = scopedId<"alert">(id);
+      if (act.action === "snooze") await snoozeAlert(checked, by, act.until, note, opts);
+      else if (act.action === "acknowledge") await acknowledgeAlert(checked, by, note, opts);
+      else await resolveAlert(checked, by, note, opts);
       out.push({ id, ok: true });
     } catch (e) {
       if (e instanceof NotFoundError || e instanceof ConflictError) {

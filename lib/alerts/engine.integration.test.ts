@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alertInScope } from "./get-alert.ts";
+import { NotFoundError } from "../core/errors.ts";
 import type { Db } from "../db.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { acknowledgeAlert, resolveAlert, snoozeAlert } from "./act-on-alert.ts";
@@ -120,8 +122,14 @@ describe("idle rule on 1-minute series", () => {
 
   it("acknowledge, snooze and resolve are recorded with who and when; a snoozed alert stays quiet", async () => {
     const held = await db.alert.findFirstOrThrow({ where: { gpuUuid: "GPU-held", ruleId } });
-    await acknowledgeAlert(held.id, "carol", "looking", { client: db, now: min(160) });
-    await snoozeAlert(held.id, "carol", min(400), undefined, { client: db, now: min(161) });
+    // actions take only ids checked against the caller's team scope: outside it, a 404
+    await expect(alertInScope(held.id, ["nobody"], db)).rejects.toBeInstanceOf(NotFoundError);
+    const id = await alertInScope(held.id, null, db);
+    await acknowledgeAlert(id, "carol", "looking", { client: db, now: min(160) });
+    await snoozeAlert(id, "carol", min(400), undefined, {
+      client: db,
+      now: min(161),
+    });
     const a = await db.alert.findUniqueOrThrow({ where: { id: held.id } });
     expect([a.state, a.acknowledgedBy]).toEqual(["acknowledged", "carol"]);
     // the GPU goes busy: the alert resolves, but no "resolved" goes out while snoozed
@@ -146,7 +154,10 @@ describe("idle rule on 1-minute series", () => {
 
   it("a hand-resolved alert stays quiet for the cool-down; then a still-true condition fires anew", async () => {
     const empty = await db.alert.findFirstOrThrow({ where: { gpuUuid: "GPU-empty", ruleId } });
-    await resolveAlert(empty.id, "dave", "known, draining", { client: db, now: min(172) });
+    await resolveAlert(await alertInScope(empty.id, null, db), "dave", "known, draining", {
+      client: db,
+      now: min(172),
+    });
     const resolved = await db.alert.findUniqueOrThrow({ where: { id: empty.id } });
     expect([resolved.state, resolved.resolvedBy]).toEqual(["resolved", "dave"]);
     expect((await notifications(empty.id)).map((n) => n.transition)).toEqual([

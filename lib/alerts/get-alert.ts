@@ -1,5 +1,5 @@
 import "server-only";
-import { inTeamScope, type TeamScope } from "../auth/scope.ts";
+import { inTeamScope, type TeamScope, scopedId, type ScopedId } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import { NotFoundError } from "../core/errors.ts";
 import type { AlertDetail } from "../zod/schemas/alert.ts";
@@ -9,26 +9,24 @@ import { alertDto } from "./to-dto.ts";
  * Throws NotFoundError unless the alert is visible within `scope`: on a host of one of its teams
  * (a fleet-wide alert, with no host, is not). Free when unlimited.
  */
-export async function assertAlertInScope(
+/** The alert's id once it is known to be within `scope`; NotFoundError (404) otherwise. */
+export async function alertInScope(
   id: string,
   scope: TeamScope,
   client: Db = defaultDb,
-): Promise<void> {
-  if (scope === null) return;
+): Promise<ScopedId<"alert">> {
+  if (scope === null) return scopedId(id);
   const a = await client.alert.findUnique({ where: { id }, select: { hostId: true } });
   const host = a?.hostId
     ? await client.host.findUnique({ where: { id: a.hostId }, select: { team: true } })
     : null;
   if (!host || !inTeamScope(scope, host.team)) throw new NotFoundError(`alert ${id}`);
+  return scopedId(id);
 }
 
 export async function getAlert(
   id: string,
-  {
-    client = defaultDb,
-    now = new Date(),
-    scope = null,
-  }: { client?: Db; now?: Date; scope?: TeamScope } = {},
+  { client = defaultDb, now = new Date(), scope }: { client?: Db; now?: Date; scope: TeamScope },
 ): Promise<AlertDetail> {
   const a = await client.alert.findUnique({
     where: { id },

@@ -25,11 +25,7 @@ function stateWhere(state: AlertListQuery["state"], now: Date): Prisma.AlertWher
 
 export async function listAlerts(
   q: AlertListQuery,
-  {
-    client = defaultDb,
-    now = new Date(),
-    scope = null,
-  }: { client?: Db; now?: Date; scope?: TeamScope } = {},
+  { client = defaultDb, now = new Date(), scope }: { client?: Db; now?: Date; scope: TeamScope },
 ): Promise<AlertList> {
   const ids = await hostIdsInScope(client, scope);
   const visible: Prisma.AlertWhereInput = ids === null ? {} : { hostId: { in: ids } };

@@ -7,6 +7,19 @@ import type { Actor } from "./actor.ts";
 
 export type TeamScope = readonly string[] | null;
 
+declare const checked: unique symbol;
+/**
+ * The id of a `K` (an alert, a recommendation) whose team scope was checked for the caller. Only
+ * the `*InScope` functions of each feature make one, and the services that change scoped data take
+ * only this type, so no route can reach a change without the scope check (404 outside it).
+ */
+export type ScopedId<K extends string> = string & { readonly [checked]: K };
+
+/** For the scope checks themselves, after they passed. */
+export function scopedId<K extends string>(id: string): ScopedId<K> {
+  return id as ScopedId<K>;
+}
+
 /** The teams `actor` is limited to, or null when it sees every team. */
 export function teamScope(actor: Actor): string[] | null {
   if (actor.kind !== "user" || actor.teams.length === 0) return null;

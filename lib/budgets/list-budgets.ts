@@ -1,4 +1,5 @@
 import "server-only";
+import { budgetInScope, type TeamScope } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import { NotFoundError } from "../core/errors.ts";
 import type { BudgetDto, BudgetList, BudgetScope } from "../zod/schemas/budget.ts";
@@ -24,19 +25,27 @@ async function toDto(
   };
 }
 
+/** The budgets visible within `scope` (a team-limited user sees their teams' budgets only). */
 export async function listBudgets({
+  scope,
   client = defaultDb,
   now = new Date(),
-}: { client?: Db; now?: Date } = {}): Promise<BudgetList> {
+}: {
+  scope: TeamScope;
+  client?: Db;
+  now?: Date;
+}): Promise<BudgetList> {
   const rows = await client.budget.findMany({ orderBy: [{ scopeKind: "asc" }, { name: "asc" }] });
-  return { budgets: await Promise.all(rows.map((b) => toDto(client, b, now))) };
+  const visible = rows.filter((b) => budgetInScope(scope, b));
+  return { budgets: await Promise.all(visible.map((b) => toDto(client, b, now))) };
 }
 
+/** One budget; another team's budget does not exist for a team-limited user (404). */
 export async function getBudget(
   id: string,
-  { client = defaultDb, now = new Date() }: { client?: Db; now?: Date } = {},
+  { scope, client = defaultDb, now = new Date() }: { scope: TeamScope; client?: Db; now?: Date },
 ): Promise<BudgetDto> {
   const b = await client.budget.findUnique({ where: { id } });
-  if (!b) throw new NotFoundError(`budget ${id}`);
+  if (!b || !budgetInScope(scope, b)) throw new NotFoundError(`budget ${id}`);
   return toDto(client, b, now);
 }

@@ -1,5 +1,6 @@
 import "server-only";
-import { ConflictError, NotFoundError, parseOrThrow } from "../core/errors.ts";
+import { budgetInScope, type TeamScope } from "../auth/scope.ts";
+import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow } from "../core/errors.ts";
 import { formatMicros, parseMicros } from "../core/money.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import { isUniqueViolation } from "../core/store-errors.ts";
@@ -27,10 +28,21 @@ function duplicate(b: BudgetInput): ConflictError {
   return new ConflictError(`a budget for ${scope} already exists: edit it instead`);
 }
 
-export async function createBudget(input: BudgetInput, client: Db = defaultDb): Promise<BudgetDto> {
+const OWN_TEAMS = "forbidden: you may only set budgets for your own teams";
+
+/**
+ * Every change takes the acting user's scope (teamScope(actor)): a team-limited user may only
+ * create, move or delete budgets of their own teams; others' budgets do not exist for them.
+ */
+export async function createBudget(
+  input: BudgetInput,
+  scope: TeamScope,
+  client: Db = defaultDb,
+): Promise<BudgetDto> {
+  if (!budgetInScope(scope, input)) throw new ForbiddenError(OWN_TEAMS);
   try {
     const row = await client.budget.create({ data: toRow(input) });
-    return getBudget(row.id, { client });
+    return getBudget(row.id, { scope, client });
   } catch (e) {
     if (isUniqueViolation(e)) throw duplicate(input);
     throw e;
@@ -40,10 +52,11 @@ export async function createBudget(input: BudgetInput, client: Db = defaultDb): 
 export async function updateBudget(
   id: string,
   patch: BudgetUpdate,
+  scope: TeamScope,
   client: Db = defaultDb,
 ): Promise<BudgetDto> {
   const row = await client.budget.findUnique({ where: { id } });
-  if (!row) throw new NotFoundError(`budget ${id}`);
+  if (!row || !budgetInScope(scope, row)) throw new NotFoundError(`budget ${id}`);
   const current = {
     name: row.name,
     scopeKind: row.scopeKind,
@@ -52,16 +65,26 @@ export async function updateBudget(
     thresholds: parseThresholds(row.thresholds),
   };
   const next = parseOrThrow(budgetInputSchema, { ...current, ...patch }, "budget");
+  if (!budgetInScope(scope, next)) throw new ForbiddenError(OWN_TEAMS);
   try {
     await client.budget.update({ where: { id }, data: toRow(next) });
   } catch (e) {
     if (isUniqueViolation(e)) throw duplicate(next);
     throw e;
   }
-  return getBudget(id, { client });
+  return getBudget(id, { scope, client });
 }
 
-export async function deleteBudget(id: string, client: Db = defaultDb): Promise<void> {
+export async function deleteBudget(
+  id: string,
+  scope: TeamScope,
+  client: Db = defaultDb,
+): Promise<void> {
+  const row = await client.budget.findUnique({
+    where: { id },
+    select: { scopeKind: true, scopeValue: true },
+  });
+  if (!row || !budgetInScope(scope, row)) throw new NotFoundError(`budget ${id}`);
   const done = await client.budget.deleteMany({ where: { id } });
   if (done.count === 0) throw new NotFoundError(`budget ${id}`);
 }

@@ -10,6 +10,14 @@ export class NotFoundError extends Error {
   }
 }
 
+/** The caller may see the thing but not make this change (a team-limited user's budget elsewhere). */
+export class ForbiddenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ForbiddenError";
+  }
+}
+
 /** The metrics source (embedded store or Prometheus) could not answer. */
 export class SourceUnavailableError extends Error {
   constructor(cause: unknown) {

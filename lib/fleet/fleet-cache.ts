@@ -71,13 +71,14 @@ function fleetCache(): SnapshotCache<FleetView> {
     // yields between the steps: at 10,000 GPUs each is tens of ms of synchronous work, and
     // requests served from the previous snapshot should not wait for all of them
     load: async () => {
-      const snapshot = await loadFleetSnapshot();
+      const snapshot = await loadFleetSnapshot({ scope: null });
       const prev = g.gpufleetFleetCache?.peek() ?? null;
       if (!replacesPrevious(snapshot, prev, Date.now())) {
         throw new Error(snapshot.sourceError ?? "metrics source failed");
       }
       await yieldToLoop();
-      const month = await getMonthSpend({ now: snapshot.now });
+      // the shared, unscoped view: narrowed per caller in cachedFleetFor
+      const month = await getMonthSpend({ now: snapshot.now, scope: null });
       await yieldToLoop();
       return shapeFleetView(snapshot, month);
     },
@@ -126,7 +127,7 @@ export async function scopedFleetView(
  * The cached fleet as `scope` sees it. Unlimited callers get the shared view itself; a limited
  * one gets it narrowed to their teams' hosts, memoised per snapshot.
  */
-export async function cachedFleetFor(scope: TeamScope = null): Promise<ServedFleet> {
+export async function cachedFleetFor(scope: TeamScope): Promise<ServedFleet> {
   const served = await cachedFleet();
   if (scope === null) return served;
   let byScope = scopedViews.get(served.view);

@@ -46,8 +46,8 @@ export async function getFleetSeries(
     source = getMetricsSource(),
     client = defaultDb,
     now = new Date(),
-    scope = null,
-  }: { source?: MetricsSource; client?: Db; now?: Date; scope?: TeamScope } = {},
+    scope,
+  }: { source?: MetricsSource; client?: Db; now?: Date; scope: TeamScope },
 ): Promise<FleetSeriesDto> {
   const tr = toTimeRange(range, now);
   const hostIds = await hostIdsInScope(client, scope);

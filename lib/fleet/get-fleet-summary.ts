@@ -8,8 +8,8 @@ import { loadFleetSnapshot, usesDefaults, type FleetDeps } from "./load-fleet-sn
  * Headline figures and the GPU grid of the fleet page (the process's cached snapshot); a
  * team-limited scope gets them over its teams' hosts only, with its team budget.
  */
-export async function getFleetSummary(deps: FleetDeps = {}): Promise<FleetSummary> {
-  const scope = deps.scope ?? null;
+export async function getFleetSummary(deps: FleetDeps): Promise<FleetSummary> {
+  const scope = deps.scope;
   if (usesDefaults(deps)) {
     const { view, generatedAt, health } = await cachedFleetFor(scope);
     return { generatedAt, health, ...view.summary };

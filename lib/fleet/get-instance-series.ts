@@ -13,13 +13,13 @@ import { staleAfterMs, type FleetDeps } from "./load-fleet-snapshot.ts";
 export async function getInstanceSeries(
   id: string,
   range: Range,
-  deps: FleetDeps = {},
+  deps: FleetDeps,
 ): Promise<InstanceSeriesDto> {
   const client = deps.client ?? defaultDb;
   const source = deps.source ?? getMetricsSource();
   const now = deps.now ?? new Date();
   const host = await client.host.findUnique({ where: { id }, select: { team: true } });
-  if (!host || !inTeamScope(deps.scope ?? null, host.team)) {
+  if (!host || !inTeamScope(deps.scope, host.team)) {
     throw new NotFoundError(`instance ${id}`);
   }
   // Eight GPUs × five metrics per response: fewer points per series than the fleet chart.

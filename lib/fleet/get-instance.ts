@@ -16,11 +16,11 @@ import { toHostState } from "./summarize.ts";
  * One instance: its GPUs now, MIG slices, processes, price and this month's cost. A host outside a
  * team-limited scope is not found, as if it did not exist.
  */
-export async function getInstance(id: string, deps: FleetDeps = {}): Promise<InstanceDetail> {
+export async function getInstance(id: string, deps: FleetDeps): Promise<InstanceDetail> {
   const client = deps.client ?? defaultDb;
   const source = deps.source ?? getMetricsSource();
   const host = await client.host.findUnique({ where: { id } });
-  if (!host || !inTeamScope(deps.scope ?? null, host.team)) {
+  if (!host || !inTeamScope(deps.scope, host.team)) {
     throw new NotFoundError(`instance ${id}`);
   }
 

@@ -13,10 +13,10 @@ import { applyTableQuery } from "./table-state.ts";
  */
 export async function listInstances(
   query: TableQuery = DEFAULT_TABLE_QUERY,
-  deps: FleetDeps = {},
+  deps: FleetDeps,
 ): Promise<InstanceList> {
   if (usesDefaults(deps)) {
-    const { view, generatedAt, health } = await cachedFleetFor(deps.scope ?? null);
+    const { view, generatedAt, health } = await cachedFleetFor(deps.scope);
     return {
       generatedAt,
       health,
@@ -24,7 +24,7 @@ export async function listInstances(
       rows: applyTableQuery(view.rows, query),
     };
   }
-  const snapshot = scopeSnapshot(await loadFleetSnapshot(deps), deps.scope ?? null);
+  const snapshot = scopeSnapshot(await loadFleetSnapshot(deps), deps.scope);
   const rows = buildInstanceRows(snapshot.hosts, snapshot.grid, snapshot.prices);
   return {
     generatedAt: snapshot.now.toISOString(),

@@ -17,8 +17,8 @@ export interface FleetDeps {
   client?: Db;
   source?: MetricsSource;
   now?: Date;
-  /** the teams the caller may see (lib/auth/scope.ts); null or absent: every team */
-  scope?: TeamScope;
+  /** the teams the caller may see (lib/auth/scope.ts); null: every team */
+  scope: TeamScope;
 }
 
 export interface FleetSnapshot {
@@ -72,7 +72,7 @@ async function inventoryOnly(client: Db): Promise<CurrentGpu[]> {
 }
 
 /** Everything the fleet page and the instance table need, read once. Never throws for the source. */
-export async function loadFleetSnapshot(deps: FleetDeps = {}): Promise<FleetSnapshot> {
+export async function loadFleetSnapshot(deps: FleetDeps): Promise<FleetSnapshot> {
   const client = deps.client ?? defaultDb;
   const source = deps.source ?? getMetricsSource();
   const now = deps.now ?? new Date();

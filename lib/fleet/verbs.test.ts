@@ -132,7 +132,7 @@ afterAll(async () => {
 
 describe("fleet verbs", () => {
   it("summarizes the fleet with prices from the catalogue", async () => {
-    const s = await getFleetSummary({ client: db, source: fakeSource(), now });
+    const s = await getFleetSummary({ client: db, source: fakeSource(), now, scope: null });
     expect(s.gpus).toEqual({ known: 3, reporting: 2 });
     expect(s.hosts).toMatchObject({ total: 2, up: 1, down: 1 });
     expect(s.burn).toEqual({ perHourMicros: "32000000", currency: "USD", unpricedHosts: 0 });
@@ -151,7 +151,7 @@ describe("fleet verbs", () => {
         throw new Error("connection refused");
       },
     });
-    const s = await getFleetSummary({ client: db, source: broken, now });
+    const s = await getFleetSummary({ client: db, source: broken, now, scope: null });
     expect(s.health).toMatchObject({ ok: false, stale: true, error: "connection refused" });
     expect(s.grid.map((g) => g.status)).toEqual(["not_reporting"]);
   });
@@ -159,7 +159,7 @@ describe("fleet verbs", () => {
   it("lists instances filtered and sorted, unpriced as null", async () => {
     const all = await listInstances(
       { sort: "price", dir: "desc" },
-      { client: db, source: fakeSource(), now },
+      { client: db, source: fakeSource(), now, scope: null },
     );
     expect(all.rows.map((r) => [r.hostname, r.pricePerHourMicros])).toEqual([
       ["gpu-a", "32000000"],
@@ -167,14 +167,14 @@ describe("fleet verbs", () => {
     ]);
     const down = await listInstances(
       { sort: "hostname", dir: "asc", state: "down" },
-      { client: db, source: fakeSource(), now },
+      { client: db, source: fakeSource(), now, scope: null },
     );
     expect(down.rows.map((r) => r.hostname)).toEqual(["dgx-a100"]);
     expect(down.total).toBe(2);
   });
 
   it("describes one instance with its processes and month cost", async () => {
-    const d = await getInstance(hostA, { client: db, source: fakeSource(), now });
+    const d = await getInstance(hostA, { client: db, source: fakeSource(), now, scope: null });
     expect(d.host.hostname).toBe("gpu-a");
     expect(d.gpus.map((g) => g.status)).toEqual(["busy", "empty_idle"]);
     expect(d.processes).toEqual([
@@ -193,14 +193,19 @@ describe("fleet verbs", () => {
       idleNowPerHourMicros: "16000000",
     });
     await expect(
-      getInstance("nope", { client: db, source: fakeSource(), now }),
+      getInstance("nope", { client: db, source: fakeSource(), now, scope: null }),
     ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("returns series and maps a failing source to SourceUnavailableError", async () => {
-    const f = await getFleetSeries("6h", { source: fakeSource(), now });
+    const f = await getFleetSeries("6h", { source: fakeSource(), now, scope: null });
     expect(f.util).toEqual([{ t: now.getTime() - 6 * 3600_000, v: 0.5 }]);
-    const s = await getInstanceSeries(hostA, "1h", { client: db, source: fakeSource(), now });
+    const s = await getInstanceSeries(hostA, "1h", {
+      client: db,
+      source: fakeSource(),
+      now,
+      scope: null,
+    });
     expect(s.gpus.map((g) => g.index)).toEqual([1]);
     const broken = fakeSource({
       gpuSeries: async () => {
@@ -208,10 +213,10 @@ describe("fleet verbs", () => {
       },
     });
     await expect(
-      getInstanceSeries(hostA, "1h", { client: db, source: broken, now }),
+      getInstanceSeries(hostA, "1h", { client: db, source: broken, now, scope: null }),
     ).rejects.toBeInstanceOf(SourceUnavailableError);
     await expect(
-      getInstanceSeries("nope", "1h", { client: db, source: fakeSource(), now }),
+      getInstanceSeries("nope", "1h", { client: db, source: fakeSource(), now, scope: null }),
     ).rejects.toBeInstanceOf(NotFoundError);
   });
 

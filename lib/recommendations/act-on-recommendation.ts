@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError } from "../core/errors.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { RecommendationDto } from "../zod/schemas/recommendation.ts";
+import type { ScopedId } from "../auth/scope.ts";
 import { getRecommendation } from "./list-recommendations.ts";
 
 // Accept (its saving counts as achieved), dismiss with a reason (never recreated), snooze until a
@@ -13,9 +14,12 @@ interface Opts {
   now?: Date;
 }
 
+/** Recommendation ids checked against the caller's team scope (recommendationInScope). */
+export type RecommendationId = ScopedId<"recommendation">;
+
 async function act(
   client: Db,
-  id: string,
+  id: RecommendationId,
   from: string[],
   data: Prisma.RecommendationUpdateManyMutationInput,
 ): Promise<RecommendationDto> {
@@ -26,11 +30,12 @@ async function act(
     data,
   });
   if (done.count !== 1) throw new ConflictError(`recommendation is ${r.state}`);
-  return getRecommendation(id, client);
+  // the scope was checked when the id was made
+  return getRecommendation(id, { scope: null, client });
 }
 
 export function acceptRecommendation(
-  id: string,
+  id: RecommendationId,
   by: string,
   { client = defaultDb, now = new Date() }: Opts = {},
 ) {
@@ -43,7 +48,7 @@ export function acceptRecommendation(
 }
 
 export function dismissRecommendation(
-  id: string,
+  id: RecommendationId,
   by: string,
   reason: string,
   { client = defaultDb, now = new Date() }: Opts = {},
@@ -58,7 +63,7 @@ export function dismissRecommendation(
 }
 
 export function snoozeRecommendation(
-  id: string,
+  id: RecommendationId,
   by: string,
   until: Date,
   { client = defaultDb, now = new Date() }: Opts = {},
@@ -73,7 +78,7 @@ export function snoozeRecommendation(
 }
 
 export function reopenRecommendation(
-  id: string,
+  id: RecommendationId,
   by: string,
   { client = defaultDb, now = new Date() }: Opts = {},
 ) {

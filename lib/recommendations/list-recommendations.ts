@@ -1,5 +1,5 @@
 import "server-only";
-import { inTeamScope, type TeamScope } from "../auth/scope.ts";
+import { inTeamScope, type TeamScope, scopedId, type ScopedId } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { NotFoundError } from "../core/errors.ts";
@@ -22,11 +22,7 @@ function visible(scope: TeamScope): Prisma.RecommendationWhereInput {
 
 export async function listRecommendations(
   q: RecommendationListQuery,
-  {
-    client = defaultDb,
-    now = new Date(),
-    scope = null,
-  }: { client?: Db; now?: Date; scope?: TeamScope } = {},
+  { client = defaultDb, now = new Date(), scope }: { client?: Db; now?: Date; scope: TeamScope },
 ): Promise<RecommendationList> {
   const [rows, all, last] = await Promise.all([
     client.recommendation.findMany({
@@ -74,24 +70,24 @@ export async function listRecommendations(
 /** One recommendation; NotFoundError also when its host is outside a team-limited scope. */
 export async function getRecommendation(
   id: string,
-  client: Db = defaultDb,
-  scope: TeamScope = null,
+  { scope, client = defaultDb }: { scope: TeamScope; client?: Db },
 ): Promise<RecommendationDto> {
   const r = await client.recommendation.findUnique({ where: { id }, include: { host: HOST } });
   if (!r || !inTeamScope(scope, r.host.team)) throw new NotFoundError(`recommendation ${id}`);
   return recommendationDto(r);
 }
 
-/** Throws NotFoundError unless the recommendation's host is within `scope`; free when unlimited. */
-export async function assertRecommendationInScope(
+/** The id once the recommendation's host is known to be within `scope`; NotFoundError (404) otherwise. */
+export async function recommendationInScope(
   id: string,
   scope: TeamScope,
   client: Db = defaultDb,
-): Promise<void> {
-  if (scope === null) return;
+): Promise<ScopedId<"recommendation">> {
+  if (scope === null) return scopedId(id);
   const r = await client.recommendation.findUnique({
     where: { id },
     select: { host: { select: { team: true } } },
   });
   if (!r || !inTeamScope(scope, r.host.team)) throw new NotFoundError(`recommendation ${id}`);
+  return scopedId(id);
 }

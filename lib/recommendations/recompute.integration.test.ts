@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recommendationInScope } from "./list-recommendations.ts";
 import { makeGpu, makeHost, writeHours } from "../alerts/fixtures.ts";
 import type { Db } from "../db.ts";
 import { installShippedCatalogue } from "../pricing/seed.ts";
@@ -51,13 +52,13 @@ beforeAll(async () => {
 afterAll(async () => db.$disconnect());
 
 const open = async () =>
-  (await listRecommendations({ state: "open" }, { client: db, now: NOW })).recommendations;
+  (await listRecommendations({ state: "open" }, { scope: null, client: db, now: NOW })).recommendations;
 
 describe("recompute", () => {
   it("creates recommendations with savings, highest first, and totals them", async () => {
     const r = await recomputeRecommendations(db, NOW);
     expect(r).toMatchObject({ hosts: 2, created: 2 });
-    const list = await listRecommendations({ state: "open" }, { client: db, now: NOW });
+    const list = await listRecommendations({ state: "open" }, { scope: null, client: db, now: NOW });
     expect(list.recommendations.map((x) => [x.kind, x.hostname, x.monthlySavingMicros])).toEqual([
       ["idle_release", "idle-p3", "2233800000"],
       ["reserved", "busy-g4dn", "142350000"],
@@ -70,14 +71,24 @@ describe("recompute", () => {
 
   it("does not recreate a dismissed recommendation, nor a snoozed one until its snooze ends", async () => {
     const [idle, reserved] = await open();
-    await dismissRecommendation(idle?.id ?? "", "erin", "lab machine, kept on purpose", {
-      client: db,
-      now: NOW,
-    });
-    await snoozeRecommendation(reserved?.id ?? "", "erin", new Date(NOW.getTime() + 2 * HOUR), {
-      client: db,
-      now: NOW,
-    });
+    await dismissRecommendation(
+      await recommendationInScope(idle?.id ?? "", null, db),
+      "erin",
+      "lab machine, kept on purpose",
+      {
+        client: db,
+        now: NOW,
+      },
+    );
+    await snoozeRecommendation(
+      await recommendationInScope(reserved?.id ?? "", null, db),
+      "erin",
+      new Date(NOW.getTime() + 2 * HOUR),
+      {
+        client: db,
+        now: NOW,
+      },
+    );
     const later = new Date(NOW.getTime() + HOUR);
     const r = await recomputeRecommendations(db, later);
     expect(r).toMatchObject({ created: 0, kept: 2 });
@@ -98,8 +109,15 @@ describe("recompute", () => {
 
   it("counts accepted savings and drops open ones that no longer apply", async () => {
     const [reserved] = await open();
-    await acceptRecommendation(reserved?.id ?? "", "finance", { client: db, now: NOW });
-    const list = await listRecommendations({ state: "all" }, { client: db, now: NOW });
+    await acceptRecommendation(
+      await recommendationInScope(reserved?.id ?? "", null, db),
+      "finance",
+      {
+        client: db,
+        now: NOW,
+      },
+    );
+    const list = await listRecommendations({ state: "all" }, { scope: null, client: db, now: NOW });
     expect(list.totals).toMatchObject({
       acceptedMicros: "142350000",
       acceptedCount: 1,

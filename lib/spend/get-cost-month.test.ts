@@ -64,7 +64,7 @@ afterAll(async () => {
 describe("getCostMonth", () => {
   it("sums the host ledger exactly and reconciles every breakdown", async () => {
     const now = new Date(Date.UTC(2026, 10, 5, 23, 30));
-    const m = await getCostMonth("2026-11", { client: db, now });
+    const m = await getCostMonth("2026-11", { client: db, now, scope: null });
     expect(m.totalMicros).toBe((120n * 1_000_001n).toString());
     expect(m.idleMicros).toBe("120");
     expect(m.unpriced).toEqual({ hosts: 1, upSeconds: 3600 });
@@ -94,7 +94,11 @@ describe("getCostMonth", () => {
   });
 
   it("gives the current month's spend for the fleet headline", async () => {
-    const spend = await getMonthSpend({ client: db, now: new Date(Date.UTC(2026, 10, 5, 23)) });
+    const spend = await getMonthSpend({
+      client: db,
+      now: new Date(Date.UTC(2026, 10, 5, 23)),
+      scope: null,
+    });
     expect(spend).toMatchObject({
       month: "2026-11",
       spendMicros: (120n * 1_000_001n).toString(),
@@ -104,7 +108,11 @@ describe("getCostMonth", () => {
   });
 
   it("returns an empty month without failing", async () => {
-    const m = await getCostMonth("2025-01", { client: db, now: new Date(Date.UTC(2026, 10, 5)) });
+    const m = await getCostMonth("2025-01", {
+      client: db,
+      now: new Date(Date.UTC(2026, 10, 5)),
+      scope: null,
+    });
     expect(m).toMatchObject({ totalMicros: "0", instances: [], complete: true, forecast: null });
   });
 });

@@ -19,11 +19,7 @@ import { ledgerScopeWhere } from "./scope-where.ts";
  */
 export async function getCostMonth(
   month: string,
-  {
-    client = defaultDb,
-    now = new Date(),
-    scope = null,
-  }: { client?: Db; now?: Date; scope?: TeamScope } = {},
+  { client = defaultDb, now = new Date(), scope }: { client?: Db; now?: Date; scope: TeamScope },
 ): Promise<CostMonth> {
   const { from, to } = monthBounds(month);
   const inMonth = { hourStart: { gte: from, lt: to }, ...ledgerScopeWhere(scope) };
@@ -51,7 +47,7 @@ export async function getCostMonth(
       where: { ...inMonth, gpuKey: { not: "host" }, NOT: { gpuKey: { contains: ":gi" } } },
       _sum: { upSeconds: true },
     }),
-    getScopeBudget(client, scope),
+    getScopeBudget(scope, client),
     getCostTrend(month, { client, scope }),
     unpricedHostsNow(client, scope, now),
   ]);

@@ -13,11 +13,7 @@ export interface TrendPoint {
 /** Priced spend and idle spend of the `months` months ending with `month`, oldest first. */
 export async function getCostTrend(
   month: string,
-  {
-    client = defaultDb,
-    months = 6,
-    scope = null,
-  }: { client?: Db; months?: number; scope?: TeamScope } = {},
+  { client = defaultDb, months = 6, scope }: { client?: Db; months?: number; scope: TeamScope },
 ): Promise<TrendPoint[]> {
   return Promise.all(
     monthsEnding(month, months).map(async (m) => {

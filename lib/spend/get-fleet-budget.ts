@@ -32,8 +32,8 @@ export async function getFleetBudget(client: Db = defaultDb): Promise<FleetBudge
  * limited to one team, that team's budget; none for several teams (no one budget covers them).
  */
 export async function getScopeBudget(
+  scope: TeamScope,
   client: Db = defaultDb,
-  scope: TeamScope = null,
 ): Promise<FleetBudget | null> {
   if (scope === null) return getFleetBudget(client);
   const team = singleTeam(scope);

@@ -20,8 +20,12 @@ export interface MonthSpend {
 export async function getMonthSpend({
   client = defaultDb,
   now = new Date(),
-  scope = null,
-}: { client?: Db; now?: Date; scope?: TeamScope } = {}): Promise<MonthSpend> {
+  scope,
+}: {
+  client?: Db;
+  now?: Date;
+  scope: TeamScope;
+}): Promise<MonthSpend> {
   const month = monthOf(now);
   const { from, to } = monthBounds(month);
   const [agg, budget] = await Promise.all([
@@ -31,7 +35,7 @@ export async function getMonthSpend({
       _min: { hourStart: true },
       _max: { hourStart: true },
     }),
-    getScopeBudget(client, scope),
+    getScopeBudget(scope, client),
   ]);
   // Unpriced rows carry a cost of 0, so summing every host row equals summing the priced ones.
   const total = agg._sum.costMicros ?? 0n;

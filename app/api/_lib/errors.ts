@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   ConflictError,
+  ForbiddenError,
   InvalidInputError,
   NotFoundError,
   SourceUnavailableError,
@@ -55,6 +56,7 @@ const TABLE: ReadonlyArray<[ErrorClass, ErrorCode]> = [
   [BadRequestError, "bad_request"],
   [InvalidInputError, "invalid_input"],
   [NotFoundError, "not_found"],
+  [ForbiddenError, "forbidden"],
   [ConflictError, "conflict"],
   [PayloadTooLargeError, "payload_too_large"],
   [UnsupportedMediaTypeError, "unsupported_media_type"],

@@ -7,7 +7,7 @@ import { readBody } from "../_lib/http.ts";
 
 export const GET = handle("rules:read", async (req: Request, _ctx: unknown, actor) => {
   parseQuery(noQuery, req.url);
-  return json(await listRules(undefined, teamScope(actor)));
+  return json(await listRules({ scope: teamScope(actor) }));
 });
 
 export const POST = handle("rules:write", async (req: Request) => {

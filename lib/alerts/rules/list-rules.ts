@@ -20,10 +20,14 @@ async function openCounts(client: Db, scope: TeamScope): Promise<Map<string, num
   return new Map(rows.map((r) => [r.ruleId, r._count._all]));
 }
 
-export async function listRules(
-  client: Db = defaultDb,
-  scope: TeamScope = null,
-): Promise<RuleList> {
+/** Rules are fleet-wide; their open-alert counts are those `scope` may see. */
+export async function listRules({
+  scope,
+  client = defaultDb,
+}: {
+  scope: TeamScope;
+  client?: Db;
+}): Promise<RuleList> {
   const [rows, open] = await Promise.all([
     client.alertRule.findMany({ orderBy: [{ kind: "asc" }, { createdAt: "asc" }] }),
     openCounts(client, scope),
@@ -38,8 +42,7 @@ export async function listRules(
 
 export async function getRule(
   id: string,
-  client: Db = defaultDb,
-  scope: TeamScope = null,
+  { scope, client = defaultDb }: { scope: TeamScope; client?: Db },
 ): Promise<RuleDto> {
   const row = await client.alertRule.findUnique({ where: { id } });
   const dto = row ? ruleDto(row, (await openCounts(client, scope)).get(id) ?? 0) : null;

@@ -26,7 +26,7 @@ export function ruleRow(r: RuleInput) {
 
 export async function createRule(input: RuleInput, client: Db = defaultDb): Promise<RuleDto> {
   const row = await client.alertRule.create({ data: ruleRow(input) });
-  return getRule(row.id, client);
+  return getRule(row.id, { scope: null, client });
 }
 
 /** Merges a partial change into the stored rule and validates the result as a whole. */
@@ -45,7 +45,7 @@ export async function updateRule(
   };
   const next = parseOrThrow(ruleInputSchema, merged, "rule");
   await client.alertRule.update({ where: { id }, data: ruleRow(next) });
-  return getRule(id, client);
+  return getRule(id, { scope: null, client });
 }
 
 export async function deleteRule(id: string, client: Db = defaultDb): Promise<void> {

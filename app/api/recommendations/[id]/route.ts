@@ -6,5 +6,5 @@ import { type IdCtx } from "../../_lib/http.ts";
 export const GET = handle("recommendations:read", async (req: Request, ctx: IdCtx, actor) => {
   parseQuery(noQuery, req.url);
   const { id } = await ctx.params;
-  return json(await getRecommendation(id, undefined, teamScope(actor)));
+  return json(await getRecommendation(id, { scope: teamScope(actor) }));
 });

@@ -7,7 +7,7 @@ import { noContent, readBody, type IdCtx } from "../../_lib/http.ts";
 
 export const GET = handle("rules:read", async (req: Request, ctx: IdCtx, actor) => {
   parseQuery(noQuery, req.url);
-  return json(await getRule((await ctx.params).id, undefined, teamScope(actor)));
+  return json(await getRule((await ctx.params).id, { scope: teamScope(actor) }));
 });
 
 export const PATCH = handle("rules:write", async (req: Request, ctx: IdCtx) => {

@@ -1,7 +1,7 @@
 import { snoozeAlert } from "@/lib/alerts/act-on-alert.ts";
 import { actorLabel } from "@/lib/auth/actor.ts";
 import { teamScope } from "@/lib/auth/scope.ts";
-import { assertAlertInScope, getAlert } from "@/lib/alerts/get-alert.ts";
+import { alertInScope, getAlert } from "@/lib/alerts/get-alert.ts";
 import { snoozeInputSchema } from "@/lib/zod/schemas/alert.ts";
 import { handle, json } from "../../../_lib/handle.ts";
 import { readBody, type IdCtx } from "../../../_lib/http.ts";
@@ -9,11 +9,11 @@ import { readBody, type IdCtx } from "../../../_lib/http.ts";
 export const POST = handle("alerts:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
   const scope = teamScope(actor);
-  await assertAlertInScope(id, scope);
+  const checked = await alertInScope(id, scope);
   const body = await readBody(req, snoozeInputSchema);
   const until = body.until
     ? new Date(body.until)
     : new Date(Date.now() + (body.minutes ?? 60) * 60_000);
-  await snoozeAlert(id, actorLabel(actor), until, body.note);
+  await snoozeAlert(checked, actorLabel(actor), until, body.note);
   return json(await getAlert(id, { scope }));
 });

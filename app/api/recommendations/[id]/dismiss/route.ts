@@ -1,14 +1,14 @@
 import { actorLabel } from "@/lib/auth/actor.ts";
+import { recommendationInScope } from "@/lib/recommendations/list-recommendations.ts";
 import { teamScope } from "@/lib/auth/scope.ts";
 import { dismissRecommendation } from "@/lib/recommendations/act-on-recommendation.ts";
 import { dismissInputSchema } from "@/lib/zod/schemas/recommendation.ts";
-import { assertRecommendationInScope } from "@/lib/recommendations/list-recommendations.ts";
 import { handle, json } from "../../../_lib/handle.ts";
 import { readBody, type IdCtx } from "../../../_lib/http.ts";
 
 export const POST = handle("recommendations:act", async (req: Request, ctx: IdCtx, actor) => {
   const { id } = await ctx.params;
-  await assertRecommendationInScope(id, teamScope(actor));
+  const checked = await recommendationInScope(id, teamScope(actor));
   const { reason } = await readBody(req, dismissInputSchema);
-  return json(await dismissRecommendation(id, actorLabel(actor), reason));
+  return json(await dismissRecommendation(checked, actorLabel(actor), reason));
 });
