@@ -3,7 +3,7 @@ import type { Db } from "../db.ts";
 import type { ScrapeResult } from "./scrape.ts";
 import { migProcesses } from "../core/mig.ts";
 import { accumulate, meanOf, type MinuteAgg } from "./minute-acc.ts";
-import { accumulateHealth, healthColumns, type HealthAgg } from "../alerts/health-acc.ts";
+import { accumulateHealth, healthColumns, type HealthAgg } from "./health-acc.ts";
 import { chunked, IN_CHUNK, writeHosts, type HostPlan, type InventoryRow } from "./record-hosts.ts";
 
 // Writes one collection tick of the embedded source into the store: host state, GPU inventory,

@@ -1,5 +1,5 @@
 import { POWER_REASONS, THERMAL_REASONS } from "../../exporter/contract.ts";
-import type { GpuReading } from "../ingest/snapshot.ts";
+import type { GpuReading } from "./snapshot.ts";
 
 // Per-minute health columns of a GPU (ECC counters, throttle ratios), folded scrape by scrape
 // beside the collector's own minute aggregate and written into the same GpuMinute row.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseExposition } from "../ingest/exposition.ts";
-import { snapshotFromSamples } from "../ingest/snapshot.ts";
+import { parseExposition } from "./exposition.ts";
+import { snapshotFromSamples } from "./snapshot.ts";
 import { accumulateHealth, healthColumns } from "./health-acc.ts";
 
 const page = (uncorrected: number, capped: 0 | 1, thermal: 0 | 1) => `
