@@ -33,21 +33,6 @@ export const METRIC = {
   up: "up",
 } as const;
 
-export type MetricName = (typeof METRIC)[keyof typeof METRIC];
-
-/** Labels identifying one GPU on its exporter; a MIG slice adds gpu_instance_id and mig_profile. */
-export const LABEL = {
-  gpu: "gpu",
-  uuid: "uuid",
-  name: "name",
-  gpuInstanceId: "gpu_instance_id",
-  migProfile: "mig_profile",
-  reason: "reason",
-  type: "type",
-  hostname: "hostname",
-  instance: "instance",
-} as const;
-
 /** gpu_host_info's pricing labels, in this order; the rest of its labels are attribution. */
 export const HOST_INFO_LABELS = [
   "hostname",

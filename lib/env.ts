@@ -19,6 +19,13 @@ const schema = z
     /** PEM file of the CA that signed an https Prometheus's certificate. */
     PROMETHEUS_CA_FILE: z.string().optional(),
     GPUFLEET_DEMO: z.enum(["0", "1"]).default("1"),
+    /** `npm start` only: the simulated demo fleet's exporter port and host count. */
+    GPUFLEET_EXPORTER_PORT: z.coerce.number().int().min(1).max(65535).default(9445),
+    GPUFLEET_DEMO_HOSTS: z.coerce.number().int().min(0).max(100_000).default(24),
+    /** `npm run dev`: next dev instead of the built app. */
+    GPUFLEET_DEV: z.enum(["0", "1"]).default("0"),
+    /** `npm start` on an emptied SQLite store (the end-to-end tests). */
+    GPUFLEET_FRESH_STORE: z.enum(["0", "1"]).default("0"),
     GPUFLEET_TARGETS_FILE: z.string().optional(),
     GPUFLEET_COLLECT_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(15),
     GPUFLEET_SCRAPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),

@@ -3,6 +3,7 @@
 // GPUFLEET_ADMIN_PASSWORD, or the demo's users (GPUFLEET_DEMO=1), or else prints a one-time
 // link to create the first admin. The demo's logins are printed every time.
 import { parseArgs } from "node:util";
+import { env } from "../lib/env.ts";
 import { createSetupToken } from "../lib/auth/setup.ts";
 import { countUsers, createUser } from "../lib/auth/users.ts";
 import { db } from "../lib/db.ts";
@@ -12,15 +13,11 @@ import { presentDemoUsers, seedDemoUsers } from "../lib/demo/users.ts";
 const { values } = parseArgs({
   options: { url: { type: "string", default: "http://127.0.0.1:3000" }, demo: { type: "boolean" } },
 });
-const email = process.env.GPUFLEET_ADMIN_EMAIL;
-const password = process.env.GPUFLEET_ADMIN_PASSWORD;
+const email = env.GPUFLEET_ADMIN_EMAIL;
+const password = env.GPUFLEET_ADMIN_PASSWORD;
 const lines: string[] = [describeDefaults(await installDefaults(db))];
 
 if ((await countUsers()) === 0 && email && password) {
-  if (password.length < 12) {
-    console.error("gpufleet: GPUFLEET_ADMIN_PASSWORD must have at least 12 characters");
-    process.exit(1);
-  }
   try {
     await createUser({ email, password, role: "admin" });
     lines.push(`created the admin ${email} from GPUFLEET_ADMIN_EMAIL/GPUFLEET_ADMIN_PASSWORD`);

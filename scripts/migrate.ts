@@ -84,7 +84,7 @@ export async function migrate(url: string, opts: { quiet?: boolean } = {}): Prom
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    await migrate(process.env.DATABASE_URL ?? "file:./data/gpufleet.db", {
+    await migrate((await import("../lib/env.ts")).env.DATABASE_URL, {
       quiet: process.argv.includes("--quiet"),
     });
   } catch (e) {

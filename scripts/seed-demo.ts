@@ -2,6 +2,7 @@
 // store that has it, it matches the demo hosts to the exporter now running (its address and host
 // count may have changed since: see lib/demo/reconcile.ts). A store without demo hosts is left alone.
 import { parseArgs } from "node:util";
+import { env } from "../lib/env.ts";
 import { db } from "../lib/db.ts";
 import { reconcileDemo } from "../lib/demo/reconcile.ts";
 import { seedDemo } from "../lib/demo/seed.ts";
@@ -19,7 +20,7 @@ if (!Number.isInteger(hosts) || hosts < 0) {
 }
 const opts = {
   exporterBase: values.exporter,
-  databaseUrl: process.env.DATABASE_URL ?? "file:./data/gpufleet.db",
+  databaseUrl: env.DATABASE_URL,
   hosts,
   now: new Date(),
   log: (m: string) => console.log(`gpufleet: demo: ${m}`),

@@ -12,7 +12,7 @@ import { precompressedSupport } from "../lib/server/precompressed.ts";
 const { values } = parseArgs({
   options: {
     hostname: { type: "string", short: "H", default: "0.0.0.0" },
-    port: { type: "string", short: "p", default: process.env.PORT ?? "3000" },
+    port: { type: "string", short: "p", default: String(env.PORT) },
   },
 });
 const port = Number(values.port);

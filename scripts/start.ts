@@ -6,18 +6,21 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { env as appEnv } from "../lib/env.ts";
 import { startBanner } from "./lib/banner.ts";
 import { needsBuild } from "./lib/build-check.ts";
 import { waitForHttp } from "./lib/wait.ts";
 
-const port = Number(process.env.PORT ?? 3000);
-const demo = (process.env.GPUFLEET_DEMO ?? "1") !== "0";
-const dev = process.env.GPUFLEET_DEV === "1";
-const exporterPort = Number(process.env.GPUFLEET_EXPORTER_PORT ?? 9445);
-const demoHosts = Number(process.env.GPUFLEET_DEMO_HOSTS ?? 24);
+// every variable is read and validated by lib/env.ts: a bad value stops here, before anything starts
+const settings = appEnv;
+const port = settings.PORT;
+const demo = settings.GPUFLEET_DEMO === "1";
+const dev = settings.GPUFLEET_DEV === "1";
+const exporterPort = settings.GPUFLEET_EXPORTER_PORT;
+const demoHosts = settings.GPUFLEET_DEMO_HOSTS;
 const env: NodeJS.ProcessEnv = {
   ...process.env,
-  DATABASE_URL: process.env.DATABASE_URL ?? "file:./data/gpufleet.db",
+  DATABASE_URL: settings.DATABASE_URL,
   PORT: String(port),
   NEXT_TELEMETRY_DISABLED: "1",
   CHECKPOINT_DISABLE: "1",
@@ -92,7 +95,7 @@ process.on("SIGTERM", () => stop(0));
 mkdirSync("data", { recursive: true });
 // GPUFLEET_FRESH_STORE=1 (the end-to-end tests) starts from an empty SQLite store, so the demo is
 // seeded now; a store left from an earlier run holds a demo history that ended hours ago
-if (process.env.GPUFLEET_FRESH_STORE === "1") {
+if (settings.GPUFLEET_FRESH_STORE === "1") {
   const url = env.DATABASE_URL ?? "";
   if (!url.startsWith("file:")) {
     console.error("gpufleet: GPUFLEET_FRESH_STORE=1 only empties a SQLite store (file:…).");

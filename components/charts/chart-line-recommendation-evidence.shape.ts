@@ -10,8 +10,6 @@ export const EVIDENCE_LINES = [
   { key: "upPct", label: "up time", color: "#1f7a4d", dash: "6 3" },
 ] as const;
 
-export type EvidenceKey = (typeof EVIDENCE_LINES)[number]["key"];
-
 export interface EvidenceRow {
   t: number;
   label: string;

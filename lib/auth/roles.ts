@@ -43,8 +43,6 @@ export const PERMISSIONS = {
 } as const satisfies Record<string, PermissionSpec>;
 
 export type Permission = keyof typeof PERMISSIONS;
-export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Permission[];
-
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);
 }

@@ -57,11 +57,6 @@ export async function listUsers(): Promise<UserView[]> {
   return (await db.user.findMany({ orderBy: { email: "asc" } })).map(view);
 }
 
-export async function getUser(id: string): Promise<UserView | null> {
-  const row = await db.user.findUnique({ where: { id } });
-  return row ? view(row) : null;
-}
-
 export async function createUser(input: {
   email: string;
   name?: string;

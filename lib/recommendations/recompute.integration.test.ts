@@ -52,13 +52,17 @@ beforeAll(async () => {
 afterAll(async () => db.$disconnect());
 
 const open = async () =>
-  (await listRecommendations({ state: "open" }, { scope: null, client: db, now: NOW })).recommendations;
+  (await listRecommendations({ state: "open" }, { scope: null, client: db, now: NOW }))
+    .recommendations;
 
 describe("recompute", () => {
   it("creates recommendations with savings, highest first, and totals them", async () => {
     const r = await recomputeRecommendations(db, NOW);
     expect(r).toMatchObject({ hosts: 2, created: 2 });
-    const list = await listRecommendations({ state: "open" }, { scope: null, client: db, now: NOW });
+    const list = await listRecommendations(
+      { state: "open" },
+      { scope: null, client: db, now: NOW },
+    );
     expect(list.recommendations.map((x) => [x.kind, x.hostname, x.monthlySavingMicros])).toEqual([
       ["idle_release", "idle-p3", "2233800000"],
       ["reserved", "busy-g4dn", "142350000"],

@@ -99,8 +99,3 @@ export function promFromEnv(): { connection: PromConnection; client: PromClient 
   }
   return g.gpufleetProm;
 }
-
-/** The app's Prometheus client, shared by everything that reads it; null without PROMETHEUS_URL. */
-export function promClientFromEnv(): PromClient | null {
-  return promFromEnv()?.client ?? null;
-}

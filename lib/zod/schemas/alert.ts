@@ -130,7 +130,6 @@ export const snoozeInputSchema = z
   .refine((s) => (s.until === undefined) !== (s.minutes === undefined), {
     error: "give either until or minutes",
   });
-export type SnoozeInput = z.infer<typeof snoozeInputSchema>;
 
 export const evaluateResultSchema = z.object({
   rules: z.number().int(),
@@ -167,7 +166,6 @@ export const alertBulkInputSchema = z
     error: "minutes is required to snooze, and only then",
     path: ["minutes"],
   });
-export type AlertBulkInput = z.infer<typeof alertBulkInputSchema>;
 
 export const alertBulkItemResultSchema = z.object({
   id: z.string(),

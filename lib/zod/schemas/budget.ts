@@ -62,7 +62,6 @@ export const budgetInputSchema = z
   })
   .superRefine(checkScope);
 export type BudgetInput = z.infer<typeof budgetInputSchema>;
-export type BudgetInputRaw = z.input<typeof budgetInputSchema>;
 
 export const budgetUpdateSchema = z.strictObject({
   name: z.string().optional(),

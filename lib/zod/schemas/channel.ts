@@ -63,7 +63,6 @@ export const channelInputSchema = z
     }
   });
 export type ChannelInput = z.infer<typeof channelInputSchema>;
-export type ChannelInputRaw = z.input<typeof channelInputSchema>;
 
 export const channelUpdateSchema = z.strictObject({
   name: z.string().optional(),

@@ -20,7 +20,6 @@ export type SortKey = (typeof SORT_KEYS)[number];
 
 export const sortKeySchema = z.enum(SORT_KEYS);
 export const sortDirSchema = z.enum(["asc", "desc"]);
-export type SortDir = z.infer<typeof sortDirSchema>;
 
 const filterText = z.string().trim().max(100, { error: "at most 100 characters" });
 

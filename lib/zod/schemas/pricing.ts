@@ -74,7 +74,6 @@ export const priceInputSchema = z.strictObject({
     .transform((v) => (v ? v : null)),
 });
 export type PriceInput = z.output<typeof priceInputSchema>;
-export type PriceInputRaw = z.input<typeof priceInputSchema>;
 
 /** Fields left out keep their value; the result is validated whole. */
 export const priceUpdateSchema = z.strictObject({

@@ -29,7 +29,6 @@ export const repriceRequestSchema = z
       });
     }
   });
-export type RepriceRequest = z.infer<typeof repriceRequestSchema>;
 
 export const repriceHostSchema = z.object({
   hostId: z.string(),

@@ -93,12 +93,7 @@ export const throttleParamsSchema = z.strictObject({
   durationMinutes: minutes(1440).default(15),
 });
 
-export type IdleParams = z.infer<typeof idleParamsSchema>;
-export type BudgetParams = z.infer<typeof budgetParamsSchema>;
 export type MissedParams = z.infer<typeof missedSchema>;
-export type EccParams = z.infer<typeof eccParamsSchema>;
-export type TemperatureParams = z.infer<typeof temperatureParamsSchema>;
-export type ThrottleParams = z.infer<typeof throttleParamsSchema>;
 
 const labelMap = z
   .record(

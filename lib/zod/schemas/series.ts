@@ -6,7 +6,6 @@ export const seriesPointSchema = z.object({
   t: z.number().describe("epoch milliseconds"),
   v: z.number().nullable(),
 });
-export type SeriesPointDto = z.infer<typeof seriesPointSchema>;
 
 export const fleetSeriesSchema = z.object({
   range: rangeSchema,
