@@ -96,7 +96,7 @@ export async function discoverFromPrometheus(
   const { hostInfos: infos, ups, gpuInfos: gpus, memTotals: totals } = await queryInventory(client);
   const upBy = new Map(ups.map((s) => [s.metric.instance ?? "", s.value[1] === "1"]));
 
-  // hosts, by hostname (a later series for the same hostname wins, as it did one by one)
+  // hosts, by hostname (when two series name one hostname, the later one wins)
   const wantHosts = new Map<string, { attrs: HostAttrs; up: boolean }>();
   const hostnameByInstance = new Map<string, string>();
   for (const s of infos) {
@@ -170,7 +170,7 @@ export async function discoverFromPrometheus(
     });
   }
   // the stored GPUs of these hosts, plus any other that Prometheus names (moved, or only in the
-  // memory totals, which reach GPUs gpu_info did not list this time, as an updateMany did)
+  // memory totals: those reach GPUs that gpu_info did not list this time)
   const select = {
     uuid: true,
     hostId: true,

@@ -137,7 +137,7 @@ async function writeBatch(db: Db, state: RecorderState, plans: Plan[], now: Date
   const minuteStart = new Date(now.getTime() - (now.getTime() % 60_000));
   await db.$transaction(
     async (tx) => {
-      // Minute rows are replaced whole, as the per-row upserts did: delete, then insert in bulk.
+      // Minute rows are replaced whole: delete, then insert in bulk.
       await tx.hostMinute.deleteMany({
         where: { minuteStart, hostId: { in: plans.map((p) => p.hostId) } },
       });

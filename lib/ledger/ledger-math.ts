@@ -1,4 +1,4 @@
-// One host's samples for one closed hour -> UsageHour rows with exact costs (DESIGN.md "Cost").
+// One host's samples for one closed hour -> UsageHour rows with exact costs (docs/architecture.md, "Domain rules").
 // Only time covered by successful scrapes counts: a rented instance may cost money while its
 // exporter is down, but we cannot know it ran, so an hour without an up scrape yields no rows.
 import type { Prisma } from "../generated/prisma/client.ts";
