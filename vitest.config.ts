@@ -1,25 +1,19 @@
 import { defineConfig } from "vitest/config";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+// the same list npm test counts as skipped when there is no PostgreSQL
+import { dbTestFiles } from "./scripts/lib/test-setup-report.ts";
 
 // Tests that call makeTestDb() run twice: on SQLite, and on PostgreSQL when GPUFLEET_TEST_PG_URL
-// names a server (.ci/run starts one). Without it the PostgreSQL run is skipped with a notice.
+// names a server (`npm test` starts a throwaway one). Without it (a plain `npx vitest run`) the
+// PostgreSQL run is left out with a notice.
 const pgUrl = process.env.GPUFLEET_TEST_PG_URL;
-
-function dbTestFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => /\.test\.tsx?$/.test(f) && !f.includes("node_modules"))
-    .map((f) => join(dir, f))
-    .filter((f) => readFileSync(f, "utf8").includes("makeTestDb("));
-}
 
 const shown = globalThis as { gpufleetPgNotice?: boolean };
 if (!pgUrl && !shown.gpufleetPgNotice) {
   shown.gpufleetPgNotice = true;
   console.warn(
     "NOTICE: GPUFLEET_TEST_PG_URL is not set; skipping the PostgreSQL run of the database tests " +
-      "(.ci/run starts PostgreSQL and sets it).",
+      "(npm test starts a throwaway PostgreSQL and sets it).",
   );
 }
 

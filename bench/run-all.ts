@@ -2,7 +2,7 @@
 // fleet API + page + load), printed as markdown and written to bench/README.md. Loopback only,
 // every child killed on exit; nothing is asserted. `--quick` runs each for a fraction of the time.
 import { cpus, totalmem } from "node:os";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { format } from "prettier";
 import * as collector from "./collector-cpu.ts";
@@ -28,6 +28,17 @@ if (only.has("collector"))
 if (only.has("fleet"))
   sections.push(...(await fleet.runFleetBench(quick ? fleet.QUICK : fleet.FULL)));
 
+/**
+ * Sections other benches write into the same file (their own npm scripts, not run here): kept as
+ * they are, so `npm run bench` does not erase their figures.
+ */
+const KEPT = ["## Price-list import"];
+function keptSections(file: string): string[] {
+  if (!existsSync(file)) return [];
+  const parts = readFileSync(file, "utf8").split(/\n(?=## )/);
+  return parts.filter((p) => KEPT.some((k) => p.startsWith(k))).map((p) => p.trimEnd() + "\n");
+}
+
 const goals: Goal[] = sections.flatMap((s) => s.goals);
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const raw = [
@@ -49,6 +60,7 @@ const raw = [
   ),
   "",
   ...sections.flatMap((s) => [`## ${s.title}`, "", ...s.lines, ""]),
+  ...keptSections(values.out),
 ].join("\n");
 // formatted as `npm test`'s prettier check expects, so the written file can be committed as is
 const md = await format(raw, { parser: "markdown", printWidth: 100 });

@@ -2,6 +2,7 @@
 // startExporter(). Flag and environment parsing live in flags.ts and produce these options.
 
 import { hostname as osHostname } from "node:os";
+import { DETECT_DEFAULTS, detectProblem, type DetectConfig } from "./host/options.ts";
 import type { Level, Logger } from "./log.ts";
 import { HOST_LABELS } from "./metrics.ts";
 
@@ -14,10 +15,25 @@ export interface HostConfig {
   provider: string;
   instanceType: string;
   region: string;
+  zone: string;
   pricingModel: PricingModel;
+  instanceId: string;
   /** extra gpu_host_info labels (--host.label k=v) */
   labels: Record<string, string>;
+  /** the fields given explicitly (flag or variable, not empty): detection never overrides them */
+  given: HostField[];
 }
+
+/** gpu_host_info fields that cloud metadata can fill, with their label names. */
+export const HOST_FIELDS = {
+  provider: "provider",
+  instanceType: "instance_type",
+  region: "region",
+  zone: "zone",
+  pricingModel: "pricing_model",
+  instanceId: "instance_id",
+} as const;
+export type HostField = keyof typeof HOST_FIELDS;
 
 /** Knobs without flags: tests shorten them, the defaults suit production. */
 export interface Tuning {
@@ -37,6 +53,7 @@ export interface ExporterConfig {
   dcgmUrl?: string;
   compat?: "dcgm";
   host: HostConfig;
+  detect: DetectConfig;
   simulate: boolean;
   simulateSeed: number;
   simulateHosts: number;
@@ -48,9 +65,13 @@ export interface ExporterConfig {
   logger?: Logger;
 }
 
-export type ExporterOptions = Partial<Omit<ExporterConfig, "host" | "tuning" | "staleAfterMs">> & {
+export type ExporterOptions = Partial<
+  Omit<ExporterConfig, "host" | "tuning" | "staleAfterMs" | "detect">
+> & {
   staleAfterMs?: number;
+  /** `given` defaults to the fields set here (not empty); a resolved config keeps its own */
   host?: Partial<HostConfig>;
+  detect?: Partial<DetectConfig>;
   tuning?: Partial<Tuning>;
 };
 
@@ -96,6 +117,11 @@ export function parseHostLabel(text: string): [string, string] {
   return [key, text.slice(eq + 1)];
 }
 
+function givenFields(host: ExporterOptions["host"]): HostField[] {
+  const fields = Object.keys(HOST_FIELDS) as HostField[];
+  return fields.filter((f) => host?.[f] !== undefined && host[f] !== "");
+}
+
 export function resolveConfig(opts: ExporterOptions = {}): ExporterConfig {
   const intervalMs = opts.intervalMs ?? 5000;
   const cfg: ExporterConfig = {
@@ -112,9 +138,13 @@ export function resolveConfig(opts: ExporterOptions = {}): ExporterConfig {
       provider: opts.host?.provider ?? "",
       instanceType: opts.host?.instanceType ?? "",
       region: opts.host?.region ?? "",
-      pricingModel: opts.host?.pricingModel ?? "on_demand",
+      zone: opts.host?.zone ?? "",
+      pricingModel: opts.host?.pricingModel || "on_demand",
+      instanceId: opts.host?.instanceId ?? "",
       labels: { ...opts.host?.labels },
+      given: opts.host?.given ?? givenFields(opts.host),
     },
+    detect: { ...DETECT_DEFAULTS, ...opts.detect },
     simulate: opts.simulate ?? false,
     simulateSeed: opts.simulateSeed ?? 42,
     simulateHosts: opts.simulateHosts ?? 1,
@@ -171,6 +201,8 @@ function validate(cfg: ExporterConfig): void {
     validateLabelName(key, "--host.label");
     if (HOST_LABELS.includes(key)) throw new ConfigError(`--host.label ${key} is reserved`);
   }
+  const detect = detectProblem(cfg.detect, cfg.simulate);
+  if (detect !== undefined) throw new ConfigError(detect);
   if (!Number.isSafeInteger(cfg.simulateSeed)) {
     throw new ConfigError("--simulate.seed must be an integer");
   }

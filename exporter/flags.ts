@@ -11,6 +11,7 @@ import {
   type PricingModel,
 } from "./config.ts";
 import { parseDuration } from "./duration.ts";
+import type { DetectConfig, DetectMode } from "./host/options.ts";
 import type { Level } from "./log.ts";
 
 interface FlagDef {
@@ -43,14 +44,37 @@ export const FLAGS: FlagDef[] = [
   { name: "nvidia-smi.path", def: "nvidia-smi", help: "nvidia-smi binary (searched in PATH)." },
   { name: "dcgm.url", def: "", help: "Read GPUs from this dcgm-exporter /metrics URL instead." },
   { name: "compat", def: "", help: "Also emit another exporter's metric names: dcgm." },
+  {
+    name: "host.detect",
+    def: "none",
+    help: "Read provider, instance type, region, zone, pricing model and instance id from the cloud metadata service: auto, aws, gcp, azure, alibaba, tencent or none. A --host.* flag given explicitly wins.",
+  },
+  {
+    name: "host.detect.endpoint",
+    def: "",
+    help: "Base URL of the metadata service for the provider named by --host.detect (proxies, tests); not with auto.",
+  },
+  { name: "host.detect.timeout", def: "500ms", help: "Each metadata request gives up after this." },
+  {
+    name: "host.detect.refresh-interval",
+    def: "1h",
+    help: "Read the metadata again this often (never per scrape).",
+  },
+  {
+    name: "host.interruption.poll-interval",
+    def: "5s",
+    help: "On spot hosts, poll the provider's interruption notice this often.",
+  },
   { name: "host.provider", def: "", help: "gpu_host_info provider label (aws, gcp, azure, ...)." },
   { name: "host.instance-type", def: "", help: "gpu_host_info instance_type label." },
   { name: "host.region", def: "", help: "gpu_host_info region label." },
+  { name: "host.zone", def: "", help: "gpu_host_info zone label." },
   {
     name: "host.pricing-model",
     def: "on_demand",
     help: "gpu_host_info pricing_model label: on_demand, spot or reserved.",
   },
+  { name: "host.instance-id", def: "", help: "gpu_host_info instance_id label." },
   { name: "host.hostname", def: "os.hostname()", help: "gpu_host_info hostname label." },
   {
     name: "host.label",
@@ -125,6 +149,24 @@ function integer(flag: string, text: string): number {
   return Number(text);
 }
 
+function detectOptions(str: (name: string) => string | undefined): Partial<DetectConfig> {
+  const d: Partial<DetectConfig> = {};
+  const mode = str("host.detect");
+  if (mode !== undefined && mode !== "") d.mode = mode as DetectMode; // validated later
+  const endpoint = str("host.detect.endpoint");
+  if (endpoint !== undefined && endpoint !== "") d.endpoint = endpoint;
+  const durations = [
+    ["host.detect.timeout", "timeoutMs"],
+    ["host.detect.refresh-interval", "refreshMs"],
+    ["host.interruption.poll-interval", "pollMs"],
+  ] as const;
+  for (const [flag, key] of durations) {
+    const text = str(flag);
+    if (text !== undefined) d[key] = duration(flag, text);
+  }
+  return d;
+}
+
 export function parseCli(
   argv: string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -167,8 +209,11 @@ export function parseCli(
     host.provider = str("host.provider");
     host.instanceType = str("host.instance-type");
     host.region = str("host.region");
+    host.zone = str("host.zone");
     host.pricingModel = str("host.pricing-model") as PricingModel | undefined; // validated later
+    host.instanceId = str("host.instance-id");
     host.hostname = str("host.hostname");
+    opts.detect = detectOptions(str);
     const labelFlags = values["host.label"];
     const labelEnv = env[envName("host.label")];
     const labels = Array.isArray(labelFlags)

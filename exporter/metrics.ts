@@ -5,10 +5,12 @@
 import { Counter, Gauge, Registry } from "prom-client";
 import { createDcgmCompat } from "./compat-dcgm.ts";
 import type { Logger } from "./log.ts";
+import { HOST_LABELS, HostInfoMetric, createInterruptionMetrics } from "./metrics-host.ts";
+import { createVgpuMetrics } from "./metrics-vgpu.ts";
 import type { GpuReading } from "./readings.ts";
 import type { StateView } from "./state.ts";
 
-export const HOST_LABELS = ["hostname", "provider", "instance_type", "region", "pricing_model"];
+export { HOST_LABELS };
 
 export interface HostMetricsOptions {
   /** gpu_host_info labels: HOST_LABELS first, then any extra ones */
@@ -52,6 +54,7 @@ const PER_GPU: [name: string, help: string, key: NumericKey][] = [
 export class HostMetrics {
   readonly registry = new Registry();
   private readonly refreshers: ((view: StateView) => void)[] = [];
+  private readonly hostInfo: HostInfoMetric;
 
   constructor(private readonly opts: HostMetricsOptions) {
     const r = [this.registry];
@@ -61,7 +64,7 @@ export class HostMetrics {
     const info = new Gauge({
       name: "gpu_info",
       help: "GPU identity; always 1.",
-      labelNames: [...g, "name", "pci_bus_id", "driver_version", "mig_mode"],
+      labelNames: [...g, "name", "pci_bus_id", "driver_version", "mig_mode", "virtualization_mode"],
       registers: r,
     });
     const perGpu = PER_GPU.map(
@@ -83,6 +86,7 @@ export class HostMetrics {
       for (const m of [info, ecc, events, ...perGpu.map(([m]) => m)]) m.reset();
       for (const x of view.gpus) {
         const l = label(x);
+        const mode = view.details.get(x.uuid)?.virtualizationMode;
         info.set(
           {
             ...l,
@@ -90,6 +94,8 @@ export class HostMetrics {
             pci_bus_id: x.pciBusId ?? "",
             driver_version: x.driverVersion ?? "",
             mig_mode: x.migEnabled ? "enabled" : "disabled",
+            // only where a -q -x snapshot said it (nvidia-smi source)
+            ...(mode ? { virtualization_mode: mode } : {}),
           },
           1,
         );
@@ -108,6 +114,9 @@ export class HostMetrics {
       }
     });
     this.addProcessesAndMig();
+    this.refreshers.push(createVgpuMetrics(this.registry));
+    this.hostInfo = new HostInfoMetric(this.registry, opts.hostInfo);
+    this.refreshers.push(createInterruptionMetrics(this.registry));
     this.addSelfMetrics();
     if (opts.compatDcgm) {
       this.refreshers.push(createDcgmCompat(this.registry, opts.hostInfo.hostname ?? ""));
@@ -173,13 +182,6 @@ export class HostMetrics {
 
   private addSelfMetrics(): void {
     const r = [this.registry];
-    const host = new Gauge({
-      name: "gpu_host_info",
-      help: "The host these GPUs belong to, for pricing and ownership; always 1.",
-      labelNames: Object.keys(this.opts.hostInfo),
-      registers: r,
-    });
-    host.set(this.opts.hostInfo, 1);
     const build = new Gauge({
       name: "gpu_exporter_build_info",
       help: "Exporter build; always 1.",
@@ -207,6 +209,11 @@ export class HostMetrics {
         if (s.durationSeconds !== undefined) duration.set({ collector }, s.durationSeconds);
       }
     });
+  }
+
+  /** New gpu_host_info values (cloud metadata read again); the label names stay. */
+  setHostInfo(info: Record<string, string>): void {
+    this.hostInfo.set(info);
   }
 
   /** Copy the state into the registry and render it; never throws. */

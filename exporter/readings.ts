@@ -46,6 +46,17 @@ export interface GpuReading {
   clockEvents: Partial<Record<ClockEventReason, boolean>>;
 }
 
+/** What only the occasional `nvidia-smi -q -x` snapshot tells about a GPU. */
+export interface GpuDetails {
+  /** as nvidia-smi prints it: None, Pass-Through, VGPU, Host VGPU, Host VSGA */
+  virtualizationMode?: string;
+  /** vGPU software licence (a vGPU guest, or passthrough with licensing) */
+  vgpuLicensed?: boolean;
+  vgpuLicensedProduct?: string;
+  /** unix seconds, from "Licensed (Expiry: 2026-7-7 16:1:44 GMT)" */
+  vgpuLicenseExpirySeconds?: number;
+}
+
 export interface ProcessReading {
   /** the physical GPU's UUID (nvidia-smi reports the parent's even under MIG) */
   gpuUuid: string;

@@ -5,6 +5,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { Host, Source } from "./collect.ts";
 import { parseListenAddress, resolveConfig, type ExporterOptions } from "./config.ts";
+import { startHostRuntime, type HostRuntime } from "./host/runtime.ts";
 import { createHandler } from "./http.ts";
 import { createLogger } from "./log.ts";
 import { buildSource } from "./sources.ts";
@@ -17,6 +18,8 @@ export interface RunningExporter {
   /** base URL, e.g. http://127.0.0.1:40123 */
   url: string;
   hosts: Host[];
+  /** cloud metadata detection and spot notices (host 0); undefined with --host.detect=none */
+  detection?: HostRuntime;
   /** run one collection now (tests); the schedule keeps running too */
   tick(): Promise<void>;
   close(): Promise<void>;
@@ -38,6 +41,9 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
   const web: WebConfig = cfg.webConfigFile ? loadWebConfig(cfg.webConfigFile) : { headers: {} };
   const bind = parseListenAddress(cfg.listenAddress);
   const source: Source = buildSource(cfg, log);
+  const host0 = source.hosts[0];
+  // before listening: the first scrape already carries the detected labels
+  const detection = host0 ? await startHostRuntime(cfg, host0, log) : undefined;
   let port = bind.port;
   const wildcard = bind.host === undefined || bind.host === "0.0.0.0" || bind.host === "::";
   const targetHost = wildcard
@@ -66,7 +72,12 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
     return ticking;
   };
 
-  await listen(server, bind.port, bind.host);
+  try {
+    await listen(server, bind.port, bind.host);
+  } catch (err) {
+    await detection?.close();
+    throw err;
+  }
   const address = server.address();
   if (address && typeof address === "object") port = address.port;
   source.start();
@@ -80,10 +91,12 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
     port,
     url: `${scheme}://${targetHost ?? "127.0.0.1"}:${port}`,
     hosts: source.hosts,
+    detection,
     tick,
     close() {
       closing ??= (async () => {
         clearInterval(timer);
+        await detection?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

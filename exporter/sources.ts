@@ -38,13 +38,18 @@ function simHostInfo(
   spec: SimHostSpec,
   extra: Record<string, string>,
   log: Logger,
+  cloudLabels: boolean,
 ): Record<string, string> {
+  // zone and instance_id only where detection may fill them (host 0), so the others stay as
+  // they were
   const info: Record<string, string> = {
     hostname: spec.hostname,
     provider: spec.provider,
     instance_type: spec.instanceType,
     region: spec.region,
+    ...(cloudLabels ? { zone: "" } : {}),
     pricing_model: spec.pricingModel,
+    ...(cloudLabels ? { instance_id: "" } : {}),
     team: spec.team,
     project: spec.project,
   };
@@ -67,8 +72,10 @@ export function buildSource(cfg: ExporterConfig, log: Logger): Source {
       hosts: cfg.simulateHosts,
       ...(cfg.simulateGpusPerHost > 0 ? { gpusPerHost: cfg.simulateGpusPerHost } : {}),
     });
+    // with --simulate, host 0 stands for this machine: cloud detection applies to it alone
+    const detecting = cfg.detect.mode !== "none";
     const hosts = fleet.hosts.map((spec, i) =>
-      makeHost(i, simHostInfo(spec, cfg.host.labels, log), cfg, log),
+      makeHost(i, simHostInfo(spec, cfg.host.labels, log, detecting && i === 0), cfg, log),
     );
     return new SimulatedSource(fleet, hosts, { migIntervalMs: tuning.migIntervalMs, log });
   }
@@ -80,7 +87,9 @@ export function buildSource(cfg: ExporterConfig, log: Logger): Source {
       provider: h.provider,
       instance_type: h.instanceType,
       region: h.region,
+      zone: h.zone,
       pricing_model: h.pricingModel,
+      instance_id: h.instanceId,
       ...h.labels,
     },
     cfg,

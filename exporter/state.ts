@@ -2,7 +2,7 @@
 // reads it. Every entry carries the time it was seen, so that a source that stops answering
 // makes its series disappear (after --collect.stale-after) instead of freezing old numbers.
 
-import type { GpuReading, MigReading, ProcessReading } from "./readings.ts";
+import type { GpuDetails, GpuReading, MigReading, ProcessReading } from "./readings.ts";
 
 export interface StateOptions {
   staleAfterMs: number;
@@ -21,8 +21,18 @@ export interface CollectorStatus {
   durationSeconds?: number;
 }
 
+/** A spot host's interruption notice, as last polled (absent on other hosts). */
+export interface InterruptionState {
+  pending: boolean;
+  /** unix seconds of the announced action; 0 when none is pending */
+  timeSeconds: number;
+}
+
 export interface StateView {
   gpus: GpuReading[];
+  /** per GPU uuid, from the -q -x snapshot (virtualization mode, vGPU licence) */
+  details: Map<string, GpuDetails>;
+  interruption?: InterruptionState;
   /** undefined when no source currently knows the processes (series left out, not 0) */
   processes?: ProcessReading[];
   mig: MigReading[];
@@ -33,8 +43,10 @@ export class HostState {
   private readonly gpus = new Map<string, Timed<GpuReading>>();
   private readonly procs = new Map<string, Timed<ProcessReading>>();
   private readonly mig = new Map<string, Timed<MigReading[]>>();
+  private readonly details = new Map<string, Timed<GpuDetails>>();
   readonly collectors = new Map<string, CollectorStatus>();
   processesKnown = false;
+  interruption?: InterruptionState;
 
   constructor(readonly opts: StateOptions) {}
 
@@ -62,6 +74,10 @@ export class HostState {
     }
   }
 
+  setGpuDetails(uuid: string, details: GpuDetails, at: number): void {
+    this.details.set(uuid, { value: details, at });
+  }
+
   setCollector(name: string, success: boolean, durationSeconds?: number): void {
     const prev = this.collectors.get(name);
     this.collectors.set(name, {
@@ -76,6 +92,7 @@ export class HostState {
     for (const [k, v] of this.gpus) if (now - v.at > staleAfterMs) this.gpus.delete(k);
     for (const [k, v] of this.procs) if (now - v.at > processTtlMs) this.procs.delete(k);
     for (const [k, v] of this.mig) if (now - v.at > migTtlMs) this.mig.delete(k);
+    for (const k of this.details.keys()) if (!this.gpus.has(k)) this.details.delete(k);
   }
 
   view(now: number): StateView {
@@ -101,6 +118,22 @@ export class HostState {
       const gpu = fresh.get(uuid);
       if (now - m.at <= migTtlMs && gpu && gpu.migEnabled !== false) mig.push(...m.value);
     }
-    return { gpus, processes, mig, collectors: this.collectors };
+    const details = new Map<string, GpuDetails>();
+    for (const [uuid, d] of this.details) {
+      if (!fresh.has(uuid)) continue;
+      // the mode is fixed while the driver runs; a licence state is only as good as its snapshot
+      if (now - d.at <= migTtlMs) details.set(uuid, d.value);
+      else if (d.value.virtualizationMode) {
+        details.set(uuid, { virtualizationMode: d.value.virtualizationMode });
+      }
+    }
+    return {
+      gpus,
+      processes,
+      mig,
+      details,
+      interruption: this.interruption,
+      collectors: this.collectors,
+    };
   }
 }

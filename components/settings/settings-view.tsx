@@ -2,6 +2,7 @@
 
 import { BudgetsPanel } from "./budgets-panel.tsx";
 import { ChannelsPanel } from "./channels-panel.tsx";
+import { PriceImportPanel } from "./price-import-panel.tsx";
 import { PricingPanel } from "./pricing-panel.tsx";
 import { RepricePanel } from "./reprice-panel.tsx";
 import { RulesPanel } from "./rules-panel.tsx";
@@ -34,6 +35,7 @@ export function SettingsView({
         {rules && <RulesPanel />}
         <BudgetsPanel />
         <PricingPanel canWrite={pricing} />
+        {pricing ? <PriceImportPanel /> : null}
         {pricing ? <RepricePanel /> : null}
         {channels && <ChannelsPanel />}
       </div>

@@ -1,7 +1,8 @@
 // nvidia-smi source. One long-lived `--query-gpu ... -lms <interval>` child streams GPU lines,
-// a second one streams compute processes, and MIG instances come from an occasional
-// `-q -x` + `-L` snapshot. Nothing is spawned per scrape. A watchdog kills the stream when no
-// valid line came for 3 intervals; the supervisor restarts it with exponential backoff.
+// a second one streams compute processes; MIG instances, virtualization mode and vGPU licence
+// come from an occasional `-q -x` (+ `-L`) snapshot. Nothing is spawned per scrape. A watchdog
+// kills the stream when no valid line came for 3 intervals; the supervisor restarts it with
+// exponential backoff.
 
 import { errorText, timed, type Host, type Source } from "../collect.ts";
 import type { Logger } from "../log.ts";
@@ -10,6 +11,7 @@ import { APP_FIELDS, resolveFields } from "../nvidia/fields.ts";
 import { parseComputeApps } from "../nvidia/parse-apps.ts";
 import { parseHelpQueryGpu } from "../nvidia/parse-help.ts";
 import { compileLayout, parseQueryLine, type QueryLayout } from "../nvidia/parse-query.ts";
+import { detailsByUuid, parseGpuDetails } from "../nvidia/parse-vgpu.ts";
 import { migReadings, parseListGpus, parseQueryXml } from "../nvidia/parse-xml.ts";
 
 export interface NvidiaSmiOptions {
@@ -161,18 +163,29 @@ export class NvidiaSmiSource implements Source {
       state.setCollector("nvidia_smi_processes", this.apps.running);
     }
     state.prune(now);
-    this.maybeSnapshotMig(now);
+    this.maybeSnapshot(now);
   }
 
-  /** -q -x is slow on big machines: at most once per migIntervalMs, and only under MIG. */
-  private maybeSnapshotMig(now: number): void {
+  /**
+   * -q -x is slow on big machines: at most once per migIntervalMs, and only while it has news:
+   * MIG instances, a vGPU licence that can lapse, or a GPU whose virtualization mode is unknown.
+   */
+  private maybeSnapshot(now: number): void {
     if (this.mig || now - this.lastMigAt < this.opts.migIntervalMs) return;
-    if (!this.host.state.view(now).gpus.some((g) => g.migEnabled)) return;
+    const view = this.host.state.view(now);
+    const anyMig = view.gpus.some((g) => g.migEnabled);
+    const licence = [...view.details.values()].some((d) => d.vgpuLicensed !== undefined);
+    const unknown = view.gpus.some((g) => !view.details.has(g.uuid));
+    if (!anyMig && !licence && !unknown) return;
     this.lastMigAt = now;
     const { path, commandTimeoutMs, log } = this.opts;
     const signal = this.abort.signal;
-    this.mig = timed(this.host.state, "nvidia_smi_mig", log, async () => {
+    // the MIG collector keeps its name; elsewhere the snapshot only reads details
+    const collector = anyMig ? "nvidia_smi_mig" : "nvidia_smi_details";
+    this.mig = timed(this.host.state, collector, log, async () => {
       const xml = await runOnce(path, ["-q", "-x"], commandTimeoutMs, signal);
+      this.storeDetails(xml.stdout, view.gpus);
+      if (!anyMig) return;
       const parsed = parseQueryXml(xml.stdout);
       for (const w of parsed.warnings)
         log.limited(`mig:${w}`, "warn", "nvidia-smi -q -x", { err: w });
@@ -187,6 +200,16 @@ export class NvidiaSmiSource implements Source {
       const uuids = parsed.items.map((g) => g.uuid);
       this.host.state.replaceMig(migReadings(parsed.items, profiles), Date.now(), uuids);
     }).finally(() => (this.mig = undefined));
+  }
+
+  /** Virtualization mode and vGPU licence; a GPU the snapshot misses gets an empty entry. */
+  private storeDetails(xml: string, gpus: { uuid: string; pciBusId?: string }[]): void {
+    const { items, warnings } = parseGpuDetails(xml);
+    for (const w of warnings)
+      this.opts.log.limited(`details:${w}`, "warn", "nvidia-smi -q -x", { err: w });
+    const found = detailsByUuid(items, gpus);
+    const at = Date.now();
+    for (const g of gpus) this.host.state.setGpuDetails(g.uuid, found.get(g.uuid) ?? {}, at);
   }
 
   async close(): Promise<void> {

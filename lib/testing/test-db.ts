@@ -7,7 +7,7 @@ import { randomSuffix, ROOT, TEST_DB_PREFIX } from "./template-db.ts";
 
 // Every test makes its own database. vitest.config.ts runs the tests that call makeTestDb() twice:
 // project "sqlite", and project "postgres" (GPUFLEET_TEST_DB=postgres) when GPUFLEET_TEST_PG_URL
-// names a PostgreSQL server (.ci/run starts one).
+// names a PostgreSQL server (`npm test` starts a throwaway one).
 
 export type TestDbKind = "sqlite" | "postgres";
 

@@ -44,6 +44,7 @@ describe("OpenAPI: alerting and pricing routes", () => {
         "PATCH /api/pricing/{id}",
         "POST /api/pricing/{id}/retire",
         "POST /api/pricing/reprice",
+        "POST /api/pricing/import",
       ].sort(),
     );
   });

@@ -39,6 +39,7 @@ import {
   pricingListSchema,
   pricingRowSchema,
 } from "./schemas/pricing.ts";
+import { pricingImportPathItem, pricingImportResultSchema } from "../pricing/import/openapi.ts";
 import { repriceRequestSchema, repriceResultSchema } from "./schemas/reprice.ts";
 import { ruleInputSchema, ruleListSchema, ruleSchema, ruleUpdateSchema } from "./schemas/rule.ts";
 
@@ -270,6 +271,7 @@ export function alertingPaths(): JsonObject {
         responses: { "200": ok("RepriceResult"), ...bad, ...conflict },
       },
     },
+    "/api/pricing/import": pricingImportPathItem(),
     "/api/channels": channels.collection,
     "/api/channels/{id}": channels.item,
     "/api/channels/{id}/test": {
@@ -298,6 +300,7 @@ export function alertingSchemas(): JsonObject {
     PricingList: schemaOf(pricingListSchema),
     PricingRow: schemaOf(pricingRowSchema),
     RepriceResult: schemaOf(repriceResultSchema),
+    PricingImportResult: pricingImportResultSchema(),
     ChannelList: schemaOf(channelListSchema),
     Channel: schemaOf(channelSchema),
     ChannelTestResult: schemaOf(channelTestResultSchema),

@@ -1,0 +1,65 @@
+import { actorLabel } from "@/lib/auth/actor.ts";
+import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
+import { db } from "@/lib/db.ts";
+import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
+import { applyImport } from "@/lib/pricing/import/apply.ts";
+import { parseImport } from "@/lib/pricing/import/parse.ts";
+import {
+  importQuerySchema,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_CONTENT_TYPES,
+} from "@/lib/pricing/import/schema.ts";
+import { json, parseQuery, readLimitedText } from "../../_lib/handle.ts";
+import { handleMine } from "../../alerts/_lib/http.ts";
+
+/**
+ * Imports GPU prices from one uploaded price-list file (finance): the raw file is the body, the
+ * provider and mode are in the query. mode=preview (the default) compares with the catalogue and
+ * writes nothing; mode=apply adds the new rows in one transaction and records one audit entry with
+ * the counts (the generic per-request entry is off: a preview is not a change). Conflicting rows
+ * are reported, never overwritten. Full AWS offer files are for `npm run pricing:import`.
+ */
+export const POST = handleMine(
+  "pricing:write",
+  async (req: Request, _ctx: unknown, actor) => {
+    const q = parseQuery(importQuerySchema, req.url);
+    const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+    const accepted = UPLOAD_CONTENT_TYPES[q.provider];
+    if (!accepted.includes(type)) {
+      return json(
+        {
+          error: `a ${q.provider} price list is sent as ${accepted.join(" or ")} (the raw file as the body), not ${type || "a body without a content type"}`,
+        },
+        { status: 415 },
+      );
+    }
+    const text = await readLimitedText(req, MAX_UPLOAD_BYTES);
+    const parsed = await parseImport(q.provider, [{ name: q.file, source: [text] }], {
+      sourceDate: q.sourceDate,
+      sourceUrl: q.sourceUrl,
+    });
+    const result = await applyImport(db, parsed, {
+      dryRun: q.mode !== "apply",
+      provider: q.provider,
+    });
+    if (!result.dryRun) {
+      await recordAudit({
+        actor: actorLabel(actor),
+        action: "pricing.import",
+        target: `${q.provider}:${q.file}`,
+        detail: {
+          provider: q.provider,
+          file: q.file,
+          added: result.added,
+          unchanged: result.unchanged,
+          conflicts: result.conflicts.length,
+          skippedNonGpu: result.skippedNonGpu,
+        },
+        ip: clientIp(req.headers),
+      });
+      if (result.added > 0) await refreshFleetSoon();
+    }
+    return json(result);
+  },
+  { audit: false },
+);
