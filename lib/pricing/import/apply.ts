@@ -1,5 +1,5 @@
 import "server-only";
-import { formatMicros } from "../../cost/money.ts";
+import { formatMicros } from "../../core/money.ts";
 import type { Db } from "../../db.ts";
 import { shortUsd } from "./price.ts";
 import { ImportFormatError, type ImportRow, type ParsedImport } from "./types.ts";

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parse } from "csv-parse";
-import { parseMicros } from "../../cost/money.ts";
+import { parseMicros } from "../../core/money.ts";
 import { priceInputSchema } from "../../zod/schemas/pricing.ts";
 import { emptyParsed, ImportFormatError, type ImportFile, type ParsedImport } from "./types.ts";
 

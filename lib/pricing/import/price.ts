@@ -1,4 +1,4 @@
-import { divRoundHalfUp, formatMicros, parseMicros } from "../../cost/money.ts";
+import { divRoundHalfUp, formatMicros, parseMicros } from "../../core/money.ts";
 
 // Published prices carry up to ten decimals ("21.9576420000", GCP's nanos); the store keeps
 // micro-dollars. Digits past the sixth are rounded half up and the row's note says so, so a

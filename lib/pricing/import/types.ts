@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../alerts/errors.ts";
+import { InvalidInputError } from "../../core/errors.ts";
 import type { PriceRow, PricingModel } from "../types.ts";
 
 // Shared shapes of the price-list importers: every parser turns one provider's published file

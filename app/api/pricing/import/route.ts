@@ -9,8 +9,8 @@ import {
   MAX_UPLOAD_BYTES,
   UPLOAD_CONTENT_TYPES,
 } from "@/lib/pricing/import/schema.ts";
-import { json, parseQuery, readLimitedText } from "../../_lib/handle.ts";
-import { handleMine } from "../../alerts/_lib/http.ts";
+import { UnsupportedMediaTypeError } from "../../_lib/errors.ts";
+import { handle, json, parseQuery, readLimitedText } from "../../_lib/handle.ts";
 
 /**
  * Imports GPU prices from one uploaded price-list file (finance): the raw file is the body, the
@@ -19,18 +19,15 @@ import { handleMine } from "../../alerts/_lib/http.ts";
  * the counts (the generic per-request entry is off: a preview is not a change). Conflicting rows
  * are reported, never overwritten. Full AWS offer files are for `npm run pricing:import`.
  */
-export const POST = handleMine(
+export const POST = handle(
   "pricing:write",
   async (req: Request, _ctx: unknown, actor) => {
     const q = parseQuery(importQuerySchema, req.url);
     const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     const accepted = UPLOAD_CONTENT_TYPES[q.provider];
     if (!accepted.includes(type)) {
-      return json(
-        {
-          error: `a ${q.provider} price list is sent as ${accepted.join(" or ")} (the raw file as the body), not ${type || "a body without a content type"}`,
-        },
-        { status: 415 },
+      throw new UnsupportedMediaTypeError(
+        `a ${q.provider} price list is sent as ${accepted.join(" or ")} (the raw file as the body), not ${type || "a body without a content type"}`,
       );
     }
     const text = await readLimitedText(req, MAX_UPLOAD_BYTES);
