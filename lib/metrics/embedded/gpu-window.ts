@@ -69,6 +69,7 @@ export async function embeddedGpuShareAbove(
   to: Date,
   threshold: number,
 ): Promise<GpuShareAbove[]> {
+  if (!Number.isFinite(threshold)) throw new RangeError(`threshold must be a number: ${threshold}`);
   const where = { minuteStart: { gte: from, lt: to }, ...PHYSICAL };
   const [all, above] = await Promise.all([
     db.gpuMinute.groupBy({ by: ["hostId", "gpuUuid"], where, _count: { util: true } }),
