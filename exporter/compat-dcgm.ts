@@ -3,7 +3,8 @@
 // modelName label is part of that contract even though promtool's lint dislikes it.
 
 import { Gauge, type Registry } from "prom-client";
-import type { GpuReading } from "./readings.ts";
+import { lazyGpuGauges } from "./metrics-efficiency.ts";
+import type { GpuReading, ProfilingKey } from "./readings.ts";
 import type { StateView } from "./state.ts";
 
 const MIB = 1024 ** 2;
@@ -19,6 +20,56 @@ const COMPAT: [name: string, help: string, value: (g: GpuReading) => number | un
   ["DCGM_FI_DEV_MEM_CLOCK", "Memory clock frequency (in MHz).", (g) => mhz(g.memoryClockHertz)],
 ];
 
+// dcgm-exporter's HELP texts (etc/dcp-metrics-included.csv; NVLink as its older CSVs wrote it);
+// DCGM's units as they are: ratios 0-1, bytes per second.
+const COMPAT_PROFILING: [name: string, help: string, key: ProfilingKey][] = [
+  [
+    "DCGM_FI_PROF_SM_ACTIVE",
+    "The ratio of cycles an SM has at least 1 warp assigned.",
+    "smActiveRatio",
+  ],
+  [
+    "DCGM_FI_PROF_SM_OCCUPANCY",
+    "The ratio of number of warps resident on an SM.",
+    "smOccupancyRatio",
+  ],
+  [
+    "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",
+    "Ratio of cycles the tensor (HMMA) pipe is active.",
+    "tensorActiveRatio",
+  ],
+  [
+    "DCGM_FI_PROF_DRAM_ACTIVE",
+    "Ratio of cycles the device memory interface is active sending or receiving data.",
+    "dramActiveRatio",
+  ],
+  [
+    "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+    "Ratio of time the graphics engine is active.",
+    "graphicsEngineActiveRatio",
+  ],
+  [
+    "DCGM_FI_PROF_PCIE_TX_BYTES",
+    "The rate of data transmitted over the PCIe bus - including both protocol headers and data payloads - in bytes per second.",
+    "pcieTxBytesPerSecond",
+  ],
+  [
+    "DCGM_FI_PROF_PCIE_RX_BYTES",
+    "The rate of data received over the PCIe bus - including both protocol headers and data payloads - in bytes per second.",
+    "pcieRxBytesPerSecond",
+  ],
+  [
+    "DCGM_FI_PROF_NVLINK_TX_BYTES",
+    "The rate of data not including protocol headers transmitted over NVLink (in B/s).",
+    "nvlinkTxBytesPerSecond",
+  ],
+  [
+    "DCGM_FI_PROF_NVLINK_RX_BYTES",
+    "The rate of data not including protocol headers received over NVLink (in B/s).",
+    "nvlinkRxBytesPerSecond",
+  ],
+];
+
 function pct(ratio: number | undefined): number | undefined {
   return ratio === undefined ? undefined : Math.round(ratio * 10000) / 100;
 }
@@ -31,25 +82,34 @@ function mhz(hz: number | undefined): number | undefined {
 
 export function createDcgmCompat(registry: Registry, hostname: string): (view: StateView) => void {
   const labelNames = ["gpu", "UUID", "device", "modelName", "Hostname", "pci_bus_id"];
+  const labelsOf = (g: GpuReading) => ({
+    gpu: String(g.index),
+    UUID: g.uuid,
+    device: `nvidia${g.index}`,
+    modelName: g.name ?? "",
+    Hostname: hostname,
+    pci_bus_id: g.pciBusId ?? "",
+  });
   const gauges = COMPAT.map(
     ([name, help, value]) =>
       [new Gauge({ name, help, labelNames, registers: [registry] }), value] as const,
   );
+  // registered only once a GPU has the field, like the gpu_* efficiency gauges
+  const profiling = lazyGpuGauges(
+    registry,
+    COMPAT_PROFILING.map(([name, help, key]) => ({ name, help, value: (g) => g[key] })),
+    labelNames,
+    labelsOf,
+  );
   return (view) => {
     for (const [gauge] of gauges) gauge.reset();
     for (const g of view.gpus) {
-      const labels = {
-        gpu: String(g.index),
-        UUID: g.uuid,
-        device: `nvidia${g.index}`,
-        modelName: g.name ?? "",
-        Hostname: hostname,
-        pci_bus_id: g.pciBusId ?? "",
-      };
+      const labels = labelsOf(g);
       for (const [gauge, value] of gauges) {
         const v = value(g);
         if (v !== undefined) gauge.set(labels, v);
       }
     }
+    profiling(view);
   };
 }

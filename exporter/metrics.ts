@@ -5,6 +5,7 @@
 import { Counter, Gauge, Registry } from "prom-client";
 import { createDcgmCompat } from "./compat-dcgm.ts";
 import type { Logger } from "./log.ts";
+import { createEfficiencyMetrics } from "./metrics-efficiency.ts";
 import { HOST_LABELS, HostInfoMetric, createInterruptionMetrics } from "./metrics-host.ts";
 import { createVgpuMetrics } from "./metrics-vgpu.ts";
 import type { GpuReading } from "./readings.ts";
@@ -113,6 +114,7 @@ export class HostMetrics {
         }
       }
     });
+    this.refreshers.push(createEfficiencyMetrics(this.registry));
     this.addProcessesAndMig();
     this.refreshers.push(createVgpuMetrics(this.registry));
     this.hostInfo = new HostInfoMetric(this.registry, opts.hostInfo);

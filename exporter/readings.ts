@@ -44,7 +44,38 @@ export interface GpuReading {
   eccUncorrectedTotal?: number;
   /** only reasons the GPU reports (supported and not N/A) are present */
   clockEvents: Partial<Record<ClockEventReason, boolean>>;
+  // DCGM profiling (DCP) fields, where the hardware and DCGM give them (never under MIG here).
+  /** fraction of cycles an SM had at least one warp assigned, averaged over SMs, 0-1 */
+  smActiveRatio?: number;
+  /** resident warps as a fraction of the maximum, averaged over SMs, 0-1 */
+  smOccupancyRatio?: number;
+  /** fraction of cycles the tensor (HMMA) pipe was active, 0-1 */
+  tensorActiveRatio?: number;
+  /** fraction of cycles device memory was sending or receiving data, 0-1 */
+  dramActiveRatio?: number;
+  /** fraction of time the graphics/compute engine was active, 0-1 */
+  graphicsEngineActiveRatio?: number;
+  /** bytes per second over DCGM's sampling interval, protocol headers included */
+  pcieTxBytesPerSecond?: number;
+  pcieRxBytesPerSecond?: number;
+  nvlinkTxBytesPerSecond?: number;
+  nvlinkRxBytesPerSecond?: number;
 }
+
+/** The profiling fields of GpuReading, in the order the exporter emits them. */
+export const PROFILING_KEYS = [
+  "smActiveRatio",
+  "smOccupancyRatio",
+  "tensorActiveRatio",
+  "dramActiveRatio",
+  "graphicsEngineActiveRatio",
+  "pcieTxBytesPerSecond",
+  "pcieRxBytesPerSecond",
+  "nvlinkTxBytesPerSecond",
+  "nvlinkRxBytesPerSecond",
+] as const satisfies readonly (keyof GpuReading)[];
+
+export type ProfilingKey = (typeof PROFILING_KEYS)[number];
 
 /** What only the occasional `nvidia-smi -q -x` snapshot tells about a GPU. */
 export interface GpuDetails {

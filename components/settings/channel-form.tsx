@@ -5,6 +5,7 @@ import { useState } from "react";
 import { settingsQueries } from "@/lib/queries/settings.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";
 import {
+  CHANNEL_KIND_HELP,
   CHANNEL_KIND_LABELS,
   CHANNEL_KINDS,
   channelInputSchema,
@@ -36,6 +37,7 @@ export function ChannelForm({
     enabled: channel?.enabled ?? true,
   });
   const [errors, setErrors] = useState<Errors>({});
+  const api = v.kind === "alertmanager_api";
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
       channel
@@ -79,7 +81,7 @@ export function ChannelForm({
           data-testid="channel-name"
         />
       </Field>
-      <Field label="Kind" error={errors.kind}>
+      <Field label="Kind" error={errors.kind} hint={CHANNEL_KIND_HELP[v.kind]}>
         <select
           value={v.kind}
           onChange={(e) => setV({ ...v, kind: e.target.value as ChannelDto["kind"] })}
@@ -93,14 +95,22 @@ export function ChannelForm({
         </select>
       </Field>
       <Field
-        label="Webhook URL"
+        label={api ? "Alertmanager URL" : "Webhook URL"}
         error={errors.url}
-        hint={channel ? `stored: ${channel.url} (leave empty to keep)` : "http:// or https:// only"}
+        hint={
+          channel
+            ? `stored: ${channel.url} (leave empty to keep)`
+            : api
+              ? "its base URL; gpufleet POSTs to <base>/api/v2/alerts"
+              : "http:// or https:// only"
+        }
       >
         <input
           type="url"
           value={v.url}
-          placeholder={channel ? "unchanged" : "https://hooks.example.com/…"}
+          placeholder={
+            channel ? "unchanged" : api ? "http://alertmanager:9093" : "https://hooks.example.com/…"
+          }
           onChange={(e) => setV({ ...v, url: e.target.value })}
           aria-invalid={errors.url ? true : undefined}
           data-testid="channel-url"

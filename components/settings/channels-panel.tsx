@@ -5,6 +5,7 @@ import { useState } from "react";
 import { settingsQueries } from "@/lib/queries/settings.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";
 import {
+  ALERTMANAGER_RESEND_INTERVAL_S,
   CHANNEL_KIND_LABELS,
   channelTestResultSchema,
   type ChannelDto,
@@ -107,7 +108,14 @@ function ChannelRow({
   return (
     <tr data-testid="channel-row" data-id={c.id} data-status={h.status}>
       <td>{c.name}</td>
-      <td>{CHANNEL_KIND_LABELS[c.kind]}</td>
+      <td>
+        {CHANNEL_KIND_LABELS[c.kind]}
+        {c.kind === "alertmanager_api" ? (
+          <div className="muted small">
+            open alerts re-sent every {ALERTMANAGER_RESEND_INTERVAL_S} s
+          </div>
+        ) : null}
+      </td>
       <td className="mono wrap">{c.url}</td>
       <td className="wrap">
         {c.scopeKind === "fleet" ? "whole fleet" : `${c.scopeKind} ${c.scopeValue}`}

@@ -44,7 +44,11 @@ export class DcgmSource implements Source {
       const at = Date.now();
       const { items, warnings } = parsePrometheusText(text);
       for (const w of warnings) log.limited(`dcgm:${w}`, "warn", "skipping dcgm line", { err: w });
-      const { gpus, mig } = mapDcgm(items);
+      const mapped = mapDcgm(items);
+      for (const w of mapped.warnings) {
+        log.limited(`dcgm:${w.split(" ")[0] ?? ""}`, "warn", "skipping dcgm value", { err: w });
+      }
+      const { gpus, mig } = mapped;
       if (gpus.length === 0) throw new Error(`${url}: no GPU series`);
       for (const g of gpus) state.setGpu(g, at);
       state.replaceMig(

@@ -2,7 +2,13 @@
 // changed case over releases (Hostname/UUID → hostname/uuid... modelName stayed), so both
 // spellings are read. MIG series carry GPU_I_ID and GPU_I_PROFILE.
 
-import { CLOCK_EVENT_REASONS, reasonBit, type GpuReading, type MigReading } from "../readings.ts";
+import {
+  CLOCK_EVENT_REASONS,
+  reasonBit,
+  type GpuReading,
+  type MigReading,
+  type ProfilingKey,
+} from "../readings.ts";
 import type { Sample } from "./parse-text.ts";
 
 const MIB = 1024 ** 2;
@@ -30,6 +36,27 @@ const GPU_METRICS: Record<string, Setter> = {
   DCGM_FI_DEV_CLOCKS_EVENT_REASONS: (r, v) => setReasons(r, v),
 };
 
+/**
+ * Profiling (DCP) fields. Ratios are 0-1 as DCGM gives them; the *_BYTES fields are rates in
+ * bytes per second over DCGM's sampling interval (dcgm-exporter's dcp-metrics-included.csv).
+ */
+export const PROFILING_FIELDS: Readonly<
+  Record<string, [key: ProfilingKey, kind: "ratio" | "rate"]>
+> = {
+  DCGM_FI_PROF_SM_ACTIVE: ["smActiveRatio", "ratio"],
+  DCGM_FI_PROF_SM_OCCUPANCY: ["smOccupancyRatio", "ratio"],
+  DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: ["tensorActiveRatio", "ratio"],
+  DCGM_FI_PROF_DRAM_ACTIVE: ["dramActiveRatio", "ratio"],
+  DCGM_FI_PROF_GR_ENGINE_ACTIVE: ["graphicsEngineActiveRatio", "ratio"],
+  DCGM_FI_PROF_PCIE_TX_BYTES: ["pcieTxBytesPerSecond", "rate"],
+  DCGM_FI_PROF_PCIE_RX_BYTES: ["pcieRxBytesPerSecond", "rate"],
+  DCGM_FI_PROF_NVLINK_TX_BYTES: ["nvlinkTxBytesPerSecond", "rate"],
+  DCGM_FI_PROF_NVLINK_RX_BYTES: ["nvlinkRxBytesPerSecond", "rate"],
+};
+
+/** DCGM's blank sentinels (DCGM_FP64_BLANK is 2^47, the int64 ones ~9.2e18) sit above this. */
+const BLANK_AT = 2 ** 47;
+
 /** Under MIG these describe the instance, not the GPU. */
 const PER_INSTANCE = new Set([
   "DCGM_FI_DEV_FB_USED",
@@ -37,7 +64,16 @@ const PER_INSTANCE = new Set([
   "DCGM_FI_DEV_FB_TOTAL",
   "DCGM_FI_DEV_GPU_UTIL",
   "DCGM_FI_DEV_MEM_COPY_UTIL",
+  ...Object.keys(PROFILING_FIELDS),
 ]);
+
+/** The reason a profiling value cannot be used, or undefined when it can. */
+function badProfilingValue(kind: "ratio" | "rate", v: number): string | undefined {
+  if (v >= BLANK_AT) return "DCGM's blank value";
+  if (v < 0) return "negative";
+  if (kind === "ratio" && v > 1) return "a ratio above 1";
+  return undefined;
+}
 
 function setReasons(r: GpuReading, mask: number): void {
   if (!Number.isInteger(mask) || mask < 0) return;
@@ -57,11 +93,14 @@ function label(s: Sample, ...names: string[]): string | undefined {
 export interface DcgmReadings {
   gpus: GpuReading[];
   mig: MigReading[];
+  /** one message per value that was read but left out */
+  warnings: string[];
 }
 
 export function mapDcgm(samples: Sample[]): DcgmReadings {
   const gpus = new Map<string, GpuReading>();
   const mig = new Map<string, MigReading & { freeBytes?: number }>();
+  const warnings: string[] = [];
   for (const s of samples) {
     const uuid = label(s, "UUID", "uuid");
     const index = Number(label(s, "gpu") ?? "NaN");
@@ -91,6 +130,13 @@ export function mapDcgm(samples: Sample[]): DcgmReadings {
       // Device-wide values (temperature, power, clocks) are repeated on every instance.
       if (PER_INSTANCE.has(s.name)) continue;
     }
+    const prof = PROFILING_FIELDS[s.name];
+    if (prof) {
+      const bad = badProfilingValue(prof[1], s.value);
+      if (bad === undefined) gpu[prof[0]] = s.value;
+      else warnings.push(`${s.name} ${s.value} for ${uuid} left out: ${bad}`);
+      continue;
+    }
     GPU_METRICS[s.name]?.(gpu, s.value);
   }
   for (const g of gpus.values()) {
@@ -113,5 +159,5 @@ export function mapDcgm(samples: Sample[]): DcgmReadings {
     }
     migOut.push(m);
   }
-  return { gpus: [...gpus.values()], mig: migOut };
+  return { gpus: [...gpus.values()], mig: migOut, warnings };
 }

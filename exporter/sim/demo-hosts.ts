@@ -22,6 +22,7 @@ export const PROFILE_CODES: Readonly<Record<string, WorkloadProfile>> = {
   E: "empty_idle",
   M: "mig",
   F: "faulty",
+  S: "stuck_loop",
 };
 
 const d = (
@@ -54,7 +55,8 @@ export const DEMO_HOSTS: readonly HostDesign[] = [
   }),
   d("a3-highgpu-8g", "us-central1", "on_demand", "research", "llm-pretrain", "alice", "TTTTTTTT"),
   d("a2-ultragpu-1g", "europe-west4", "on_demand", "inference", "embeddings", "dave", "M"),
-  d("a2-highgpu-1g", "us-central1", "on_demand", "research", "evals", "bob", "T", {
+  // busy but inefficient: a busy-wait kernel on one GPU, and (host 22) a whole hung 8-GPU job
+  d("a2-highgpu-1g", "us-central1", "on_demand", "research", "evals", "bob", "S", {
     interruptible: true,
   }),
   d("g2-standard-4", "us-central1", "spot", "inference", "chat-serving", "carol", "I"),
@@ -69,7 +71,7 @@ export const DEMO_HOSTS: readonly HostDesign[] = [
   }),
   d("dgx-a100", "dc1", "reserved", "platform", "llm-pretrain", "frank", "MMTTTTHE"),
   d("p5.48xlarge", "us-east-1", "on_demand", "platform", "chat-serving", "erin", "MMIIIIII"),
-  d("a3-highgpu-8g", "europe-west4", "spot", "data-science", "recsys", "grace", "TTTTTTTT"),
+  d("a3-highgpu-8g", "europe-west4", "spot", "data-science", "recsys", "grace", "SSSSSSSS"),
   d(
     "Standard_ND96asr_v4",
     "westeurope",

@@ -32,6 +32,10 @@ export interface GpuModel {
   remapHistogramMax: number | null;
   /** MIG GPU-instance profiles and their memory in MiB, on MIG-capable parts */
   migProfiles?: Record<string, number>;
+  /** DCGM profiling (DCP) fields available: datacenter parts; GeForce boards have none */
+  profiling: boolean;
+  /** NVLink bandwidth per direction in GB/s on SXM parts; null on PCIe-only boards */
+  nvlinkGBps: number | null;
 }
 
 export const GPU_MODELS: readonly GpuModel[] = [
@@ -57,6 +61,8 @@ export const GPU_MODELS: readonly GpuModel[] = [
     vbios: "90.04.96.00.02",
     inforom: { img: "G183.0200.00.02", oem: "1.1", ecc: "5.0" },
     remapHistogramMax: null,
+    profiling: true,
+    nvlinkGBps: null,
   },
   {
     name: "NVIDIA A10G",
@@ -80,6 +86,8 @@ export const GPU_MODELS: readonly GpuModel[] = [
     vbios: "94.02.75.00.01",
     inforom: { img: "G133.0210.00.04", oem: "2.0", ecc: "6.16" },
     remapHistogramMax: 192,
+    profiling: true,
+    nvlinkGBps: null,
   },
   {
     name: "NVIDIA L4",
@@ -103,6 +111,8 @@ export const GPU_MODELS: readonly GpuModel[] = [
     vbios: "95.04.29.00.06",
     inforom: { img: "G193.0200.00.01", oem: "2.1", ecc: "6.16" },
     remapHistogramMax: 192,
+    profiling: true,
+    nvlinkGBps: null,
   },
   {
     name: "Tesla V100-SXM2-16GB",
@@ -119,6 +129,8 @@ export const GPU_MODELS: readonly GpuModel[] = [
     vbios: "88.00.4F.00.09",
     inforom: { img: "G503.0203.00.04", oem: "1.1", ecc: "5.0" },
     remapHistogramMax: null,
+    profiling: true,
+    nvlinkGBps: 150,
   },
   {
     name: "NVIDIA A100-SXM4-40GB",
@@ -142,6 +154,8 @@ export const GPU_MODELS: readonly GpuModel[] = [
     vbios: "92.00.19.00.10",
     inforom: { img: "G506.0202.00.02", oem: "2.0", ecc: "6.16" },
     remapHistogramMax: 640,
+    profiling: true,
+    nvlinkGBps: 300,
     migProfiles: { "1g.5gb": 4864, "2g.10gb": 9984, "3g.20gb": 19968, "7g.40gb": 40192 },
   },
   {
@@ -166,6 +180,8 @@ export const GPU_MODELS: readonly GpuModel[] = [
     vbios: "92.00.36.00.02",
     inforom: { img: "G506.0212.00.01", oem: "2.0", ecc: "6.16" },
     remapHistogramMax: 2560,
+    profiling: true,
+    nvlinkGBps: 300,
     migProfiles: { "1g.10gb": 9728, "2g.20gb": 19968, "3g.40gb": 40192, "4g.40gb": 40192 },
   },
   {
@@ -190,6 +206,8 @@ export const GPU_MODELS: readonly GpuModel[] = [
     vbios: "96.00.A5.00.01",
     inforom: { img: "G520.0200.00.05", oem: "2.1", ecc: "7.16" },
     remapHistogramMax: 2560,
+    profiling: true,
+    nvlinkGBps: 450,
     migProfiles: { "1g.10gb": 9984, "2g.20gb": 20224, "3g.40gb": 40192, "4g.40gb": 40192 },
   },
   {
@@ -214,6 +232,8 @@ export const GPU_MODELS: readonly GpuModel[] = [
     vbios: "96.00.A5.00.03",
     inforom: { img: "G520.0280.02.02", oem: "2.1", ecc: "7.16" },
     remapHistogramMax: 3072,
+    profiling: true,
+    nvlinkGBps: 450,
   },
 ];
 

@@ -83,6 +83,17 @@ export function trainingLoad(k: Keys, gpu: SimGpuSpec): Load {
   };
 }
 
+/**
+ * A hung job busy-waiting (a collective that never completes, a spin on a flag): a kernel is
+ * always resident, so utilization reads ~100 %, but one warp spins and the SMs sit empty. The
+ * job's memory and process stay as training left them; power stays near idle.
+ */
+export function stuckLoopLoad(k: Keys, gpu: SimGpuSpec): Load {
+  const job = trainingLoad(k, gpu);
+  const u = unit(k.gpu, CH.util, k.minute, 7);
+  return { ...job, util: u < 0.7 ? 100 : 99, memUtil: u < 0.5 ? 0 : 1, powerFrac: 0.1 + 0.05 * u };
+}
+
 /** demand 0-1 by local hour: quiet at night, busy 9-19, tapering in the evening */
 export function diurnal(localHour: number): number {
   if (localHour < 6) return 0.1;

@@ -6,10 +6,12 @@ import {
   heldIdleLoad,
   inferenceLoad,
   migLoad,
+  stuckLoopLoad,
   trainingLoad,
   type Keys,
   type Load,
 } from "./load.ts";
+import { profilingFor } from "./profiling.ts";
 import { clamp, hash, unit } from "./rand.ts";
 import type { SimFleet, SimGpuSample, SimGpuSpec, SimHostSpec } from "./types.ts";
 
@@ -37,6 +39,8 @@ export function sampleGpu(
   };
   const load = loadFor(host, gpu, keys);
   const sample = physics(model, gpu, keys, load);
+  const profiling = profilingFor(model, host, gpu, keys, load);
+  if (profiling) sample.profiling = profiling;
   if (gpu.profile === "faulty") {
     sample.reporting = reportingAt(gpuKey, keys.minute);
     const ecc = eccAt(gpuKey, keys.minute);
@@ -64,6 +68,8 @@ function loadFor(host: SimHostSpec, gpu: SimGpuSpec, k: Keys): Load {
       return emptyIdleLoad(k);
     case "mig":
       return migLoad(host, k, gpu);
+    case "stuck_loop":
+      return stuckLoopLoad(k, gpu);
   }
 }
 

@@ -11,7 +11,8 @@ export type WorkloadProfile =
   | "held_idle" // memory allocated and a process attached, SM ~0
   | "empty_idle" // no process, no memory, SM 0
   | "mig" // MIG-partitioned A100/H100; per-instance memory, utilization N/A
-  | "faulty"; // mostly training, but stops reporting for stretches and accrues ECC errors
+  | "faulty" // mostly training, but stops reporting for stretches and accrues ECC errors
+  | "stuck_loop"; // a hung job busy-waiting: utilization ~100 %, SM active ~0, memory held
 
 export interface SimMigInstance {
   gpuInstanceId: number;
@@ -62,6 +63,22 @@ export interface SimProcess {
   gpuUuid: string;
 }
 
+/** DCGM profiling fields at an instant (datacenter models, not under MIG). */
+export interface SimProfiling {
+  /** ratios 0-1 */
+  smActive: number;
+  smOccupancy: number;
+  tensorActive: number;
+  dramActive: number;
+  grEngineActive: number;
+  /** bytes per second */
+  pcieTxBytesPerSecond: number;
+  pcieRxBytesPerSecond: number;
+  /** NVLink parts only; 0 when the host has no NVLink peer */
+  nvlinkTxBytesPerSecond?: number;
+  nvlinkRxBytesPerSecond?: number;
+}
+
 /** One GPU's state at an instant, as nvidia-smi would report it. */
 export interface SimGpuSample {
   /** false while a "faulty" GPU has dropped off the bus: no line is printed for it */
@@ -81,4 +98,6 @@ export interface SimGpuSample {
   processes: SimProcess[];
   /** per MIG instance memory used, keyed by gpuInstanceId */
   migMemoryUsedMiB?: Record<number, number>;
+  /** what DCGM's profiling would add; absent where the model or MIG mode has none */
+  profiling?: SimProfiling;
 }

@@ -1,8 +1,10 @@
 import "server-only";
 import type { Db } from "../db.ts";
 import { CHANNEL_KINDS, type ChannelKind } from "../zod/schemas/channel.ts";
+import { isPermanentRefusal } from "./alertmanager-api.ts";
 import { buildMessage, type MessageHost } from "./message.ts";
-import { buildPayload } from "./payload.ts";
+import { buildPayload, endpointFor, errorBodyBytes } from "./payload.ts";
+import { appPublicUrl } from "./public-url.ts";
 import { postJson, type Sender } from "./send.ts";
 import {
   adminAllowsPrivate,
@@ -17,7 +19,8 @@ import { isHttpUrl, redactText } from "./url.ts";
 // attempt count and due time must still be what it read), so two processes never send the same
 // row at once; the claim expires (nextAttemptAt) if the sender dies, and another takes it over.
 // Failures retry with exponential backoff; every attempt is recorded. A target the webhook target
-// check refuses (lib/net/webhook-target.ts) fails at once: retrying cannot make it allowed.
+// check refuses (lib/net/webhook-target.ts) fails at once: retrying cannot make it allowed, and
+// so does a 4xx from an Alertmanager (it refused the alerts as sent).
 
 export interface DeliveryOptions {
   batch: number;
@@ -32,6 +35,8 @@ export interface DeliveryOptions {
   clock: () => Date;
   /** the admin's "allow private webhook targets"; read once per run, only if a target is refused */
   allowPrivate: AllowPrivate;
+  /** the app's public URL, for links back to the alert (Alertmanager's generatorURL) */
+  publicUrl: string | undefined;
 }
 
 export const DEFAULT_DELIVERY: DeliveryOptions = {
@@ -45,6 +50,7 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
   send: postJson,
   clock: () => new Date(),
   allowPrivate: adminAllowsPrivate,
+  publicUrl: appPublicUrl(),
 };
 
 export interface DeliveryReport {
@@ -62,7 +68,7 @@ export function backoffMs(
   return Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** Math.max(0, failures - 1));
 }
 
-function channelKind(k: string): ChannelKind {
+export function channelKind(k: string): ChannelKind {
   return (CHANNEL_KINDS as readonly string[]).includes(k) ? (k as ChannelKind) : "webhook";
 }
 
@@ -130,13 +136,15 @@ async function deliverOne(
     { ...n.alert, ruleName: n.alert.rule.name },
     host,
   );
+  const kind = channelKind(n.channel.kind);
   const result = await o.send(
-    n.channel.url,
-    buildPayload(channelKind(n.channel.kind), message, claimedAt),
+    endpointFor(kind, n.channel.url),
+    buildPayload(kind, message, claimedAt, { publicUrl: o.publicUrl }),
     {
       timeoutMs: o.timeoutMs,
       idempotencyKey: n.id,
       allowPrivate: target.allowPrivate,
+      keepErrorBody: errorBodyBytes(kind),
     },
   );
   const error = result.error === null ? null : redactText(result.error, n.channel.url);
@@ -159,7 +167,8 @@ async function deliverOne(
     report.delivered++;
     return;
   }
-  const giveUp = attempts >= o.maxAttempts;
+  const refused = kind === "alertmanager_api" && isPermanentRefusal(result.httpStatus);
+  const giveUp = refused || attempts >= o.maxAttempts;
   await db.notification.updateMany({
     where: mine,
     data: {
@@ -173,6 +182,28 @@ async function deliverOne(
   else report.retrying++;
 }
 
+/** The hosts of these alerts, for the messages. */
+export async function hostsOf(
+  db: Db,
+  rows: readonly { alert: { hostId: string | null } }[],
+): Promise<Map<string, MessageHost>> {
+  const hostIds = [...new Set(rows.flatMap((n) => (n.alert.hostId ? [n.alert.hostId] : [])))];
+  if (hostIds.length === 0) return new Map();
+  const found = await db.host.findMany({
+    where: { id: { in: hostIds } },
+    select: {
+      id: true,
+      hostname: true,
+      owner: true,
+      team: true,
+      project: true,
+      provider: true,
+      instanceType: true,
+    },
+  });
+  return new Map(found.map((h) => [h.id, h]));
+}
+
 /** Sends up to `batch` due notifications, `concurrency` at a time. */
 export async function deliverDue(
   db: Db,
@@ -183,23 +214,7 @@ export async function deliverDue(
   const report: DeliveryReport = { claimed: 0, delivered: 0, retrying: 0, failed: 0 };
   const due = await loadDue(db, o.clock(), o.batch);
   if (due.length === 0) return report;
-  const hostIds = [...new Set(due.flatMap((n) => (n.alert.hostId ? [n.alert.hostId] : [])))];
-  const hosts = new Map(
-    (
-      await db.host.findMany({
-        where: { id: { in: hostIds } },
-        select: {
-          id: true,
-          hostname: true,
-          owner: true,
-          team: true,
-          project: true,
-          provider: true,
-          instanceType: true,
-        },
-      })
-    ).map((h) => [h.id, h]),
-  );
+  const hosts = await hostsOf(db, due);
   const queue = [...due];
   const worker = async () => {
     for (let n = queue.shift(); n; n = queue.shift()) await deliverOne(db, n, hosts, o, report);

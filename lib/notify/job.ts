@@ -1,9 +1,11 @@
 import "server-only";
 import type { TickContext } from "../jobs/loop.ts";
+import { resendOpenAlerts } from "./alertmanager-resend.ts";
 import { deliverDue, type DeliveryOptions } from "./deliver.ts";
 
 // The collector's delivery job starts a delivery run and returns at once: webhooks that hang
 // (bounded by the per-request timeout) never hold up the next collection tick. One run at a time.
+// After the queue, it re-sends open alerts to Alertmanagers whose interval is up (every 60 s).
 
 let running: Promise<void> | null = null;
 
@@ -14,8 +16,11 @@ export function runDeliveryJob(
 ): Promise<void> {
   if (running) return Promise.resolve();
   running = deliverDue(ctx.db, options)
-    .then((r) => {
+    .then(async (r) => {
       if (r.failed > 0) log(`${r.failed} notification(s) gave up after the last retry`);
+      const again = await resendOpenAlerts(ctx.db, options);
+      if (again.failed > 0)
+        log(`re-sending open alerts failed for ${again.failed} Alertmanager(s)`);
     })
     .catch((e: unknown) => log(`delivery run failed: ${(e as Error).message}`))
     .finally(() => {

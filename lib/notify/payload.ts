@@ -1,8 +1,10 @@
 import type { ChannelKind } from "../zod/schemas/channel.ts";
+import { alertsEndpoint, postableAlerts } from "./alertmanager-api.ts";
 import type { NotificationMessage } from "./message.ts";
 
-// Wire formats: a generic JSON document, a Slack-compatible incoming-webhook body, and the
-// Alertmanager webhook payload (version 4) that tools built for Alertmanager already accept.
+// Wire formats: a generic JSON document, a Slack-compatible incoming-webhook body, the
+// Alertmanager webhook payload (version 4) that tools built for Alertmanager already accept, and
+// Alertmanager's own v2 API (alertmanager-api.ts).
 
 const ZERO_TIME = "0001-01-01T00:00:00Z";
 
@@ -108,13 +110,30 @@ export function alertmanagerBody(m: NotificationMessage) {
   };
 }
 
-export function buildPayload(kind: ChannelKind, m: NotificationMessage, sentAt: Date): unknown {
+export function buildPayload(
+  kind: ChannelKind,
+  m: NotificationMessage,
+  sentAt: Date,
+  opts: { publicUrl?: string } = {},
+): unknown {
   switch (kind) {
     case "slack":
       return slackBody(m);
     case "alertmanager":
       return alertmanagerBody(m);
+    case "alertmanager_api":
+      return postableAlerts(m, { now: sentAt, publicUrl: opts.publicUrl });
     default:
       return webhookBody(m, sentAt);
   }
+}
+
+/** Where a channel's payload is POSTed: its URL, or the alerts endpoint under an Alertmanager. */
+export function endpointFor(kind: ChannelKind, url: string): string {
+  return kind === "alertmanager_api" ? alertsEndpoint(url) : url;
+}
+
+/** How much of a refusal's body is kept: Alertmanager says why it refused the alerts. */
+export function errorBodyBytes(kind: ChannelKind): number {
+  return kind === "alertmanager_api" ? 4096 : 0;
 }

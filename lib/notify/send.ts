@@ -22,6 +22,8 @@ export interface SendOptions {
   idempotencyKey?: string;
   /** the admin allows private targets (vetTarget decided); default: refuse them */
   allowPrivate?: boolean;
+  /** keep up to this many bytes of a failed answer's body and quote its message in `error` */
+  keepErrorBody?: number;
 }
 
 export type Sender = (url: string, body: unknown, opts: SendOptions) => Promise<SendResult>;
@@ -59,6 +61,41 @@ function post(
   });
 }
 
+/** The message in an error answer: a JSON string, a JSON object's message/error, or the text. */
+export function answerMessage(text: string, max = 300): string {
+  let out = text.trim();
+  try {
+    const v: unknown = JSON.parse(out);
+    if (typeof v === "string") out = v;
+    else if (typeof v === "object" && v !== null) {
+      const o = v as { message?: unknown; error?: unknown };
+      if (typeof o.message === "string") out = o.message;
+      else if (typeof o.error === "string") out = o.error;
+    }
+  } catch {
+    /* plain text */
+  }
+  // Alertmanager joins one error per refused alert with "; ": say each once
+  out = [...new Set(out.replace(/\s+/g, " ").split("; "))].join("; ").trim();
+  return out.length > max ? `${out.slice(0, max - 1)}…` : out;
+}
+
+function readText(res: http.IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(chunks).subarray(0, max).toString("utf8"));
+    res.on("data", (c: Buffer) => {
+      if (size >= max) return;
+      chunks.push(c);
+      size += c.length;
+    });
+    res.on("end", done);
+    res.on("close", done);
+    res.on("error", done);
+  });
+}
+
 export const postJson: Sender = async (url, body, opts) => {
   const started = Date.now();
   const result = (ok: boolean, httpStatus: number | null, error: string | null): SendResult => ({
@@ -82,14 +119,19 @@ export const postJson: Sender = async (url, body, opts) => {
       },
       { lookup: targetLookup(target.port, { allowPrivate }), signal },
     );
-    // The receiver's text is not kept; drain it so the connection closes cleanly.
-    res.on("error", () => {});
-    res.resume();
     const status = res.statusCode ?? 0;
     const ok = status >= 200 && status < 300;
+    const keep = !ok && status >= 400 ? (opts.keepErrorBody ?? 0) : 0;
+    // Otherwise the receiver's text is not kept; drain it so the connection closes cleanly.
+    const answer = keep > 0 ? answerMessage(await readText(res, keep)) : "";
+    if (keep === 0) {
+      res.on("error", () => {});
+      res.resume();
+    }
     const text = `HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ""}`;
     const redirect = status >= 300 && status < 400 ? ": redirects are not followed" : "";
-    return result(ok, status, ok ? null : `${text}${redirect}`);
+    const said = answer !== "" ? `: ${answer}` : "";
+    return result(ok, status, ok ? null : `${text}${redirect}${said}`);
   } catch (e) {
     const refused = e instanceof TargetRefusedError;
     return result(false, null, refused ? e.message : describe(e, opts.timeoutMs, signal.aborted));

@@ -1,10 +1,10 @@
 import "server-only";
 import { db as defaultDb, type Db } from "../db.ts";
 import { NotFoundError } from "../core/errors.ts";
-import { CHANNEL_KINDS, type ChannelKind, type ChannelTestResult } from "../zod/schemas/channel.ts";
-import { DEFAULT_DELIVERY } from "./deliver.ts";
+import type { ChannelTestResult } from "../zod/schemas/channel.ts";
+import { channelKind, DEFAULT_DELIVERY } from "./deliver.ts";
 import { buildMessage } from "./message.ts";
-import { buildPayload } from "./payload.ts";
+import { buildPayload, endpointFor, errorBodyBytes } from "./payload.ts";
 import { postJson, type Sender } from "./send.ts";
 import {
   adminAllowsPrivate,
@@ -16,7 +16,7 @@ import { isHttpUrl, redactText } from "./url.ts";
 
 // The settings page's test button: one real POST of a clearly marked test message, synchronous,
 // with the same timeout as deliveries, to a target the webhook target check allows. Nothing is
-// queued or retried.
+// queued or retried. An Alertmanager gets a test alert that ends by itself after 5 minutes.
 
 export async function testChannel(
   id: string,
@@ -29,9 +29,7 @@ export async function testChannel(
 ): Promise<ChannelTestResult> {
   const c = await client.channel.findUnique({ where: { id } });
   if (!c) throw new NotFoundError(`channel ${id}`);
-  const kind: ChannelKind = (CHANNEL_KINDS as readonly string[]).includes(c.kind)
-    ? (c.kind as ChannelKind)
-    : "webhook";
+  const kind = channelKind(c.kind);
   const message = buildMessage(
     `test-${now.getTime()}`,
     "firing",
@@ -62,9 +60,11 @@ export async function testChannel(
     const error = redactText(refusedMessage(target.reason), c.url);
     return { ok: false, httpStatus: null, error, durationMs: 0 };
   }
-  const r = await send(c.url, buildPayload(kind, message, now), {
+  const payload = buildPayload(kind, message, now, { publicUrl: DEFAULT_DELIVERY.publicUrl });
+  const r = await send(endpointFor(kind, c.url), payload, {
     timeoutMs: DEFAULT_DELIVERY.timeoutMs,
     allowPrivate: target.allowPrivate,
+    keepErrorBody: errorBodyBytes(kind),
   });
   // Without an HTTP answer, one message and no duration: "refused" vs "timed out" vs "reset"
   // would tell an admin which ports are open on an internal address (a blind port scan).

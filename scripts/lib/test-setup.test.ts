@@ -30,6 +30,7 @@ const FULL = [
   "/usr/bin/prometheus",
   "/usr/bin/promtool",
   "/usr/bin/openssl",
+  "/usr/bin/prometheus-alertmanager",
   "/usr/bin/prometheus-node-exporter",
   "/usr/bin/chromium",
   "/usr/lib/postgresql/15/bin/initdb",
@@ -45,6 +46,7 @@ describe("detectTools", () => {
       "prometheus",
       "promtool",
       "openssl",
+      "prometheus-alertmanager",
       "prometheus-node-exporter",
       "chromium",
       "postgresql",
@@ -59,6 +61,7 @@ describe("detectTools", () => {
       ["prometheus", "prometheus", "tests", false],
       ["promtool", "prometheus", "tests", false],
       ["openssl", "openssl", "tests", false],
+      ["prometheus-alertmanager", "prometheus-alertmanager", "tests", false],
       ["prometheus-node-exporter", "prometheus-node-exporter", "bench", false],
       ["chromium", "chromium", "browser", false],
       ["postgresql", "postgresql", "postgres", false],
@@ -124,6 +127,7 @@ describe("what to install", () => {
   it("names each package once, in report order", () => {
     expect(packagesFor(missing)).toEqual([
       "prometheus",
+      "prometheus-alertmanager",
       "prometheus-node-exporter",
       "chromium",
       "postgresql",
@@ -142,7 +146,7 @@ describe("what to install", () => {
     const text = missingToolsMessage(missing);
     expect(text).toContain(
       "sudo apt-get update && sudo apt-get install -y --no-install-recommends " +
-        "prometheus prometheus-node-exporter chromium postgresql",
+        "prometheus prometheus-alertmanager prometheus-node-exporter chromium postgresql",
     );
     expect(text).toMatch(/^ {2}chromium +\/usr\/bin\/chromium \(the browser suite\)$/m);
     expect(text).toContain("GPUFLEET_TEST_ALLOW_MISSING=1");

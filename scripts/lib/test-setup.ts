@@ -94,6 +94,13 @@ export function detectTools(env: Env, probe: Probe, opts: ToolOptions): ToolStat
       why: "TLS test certificates",
     },
     file(
+      "prometheus-alertmanager",
+      "prometheus-alertmanager",
+      env.ALERTMANAGER_BIN ?? "/usr/bin/prometheus-alertmanager",
+      "tests",
+      "the Alertmanager (API v2) channel tests",
+    ),
+    file(
       "prometheus-node-exporter",
       "prometheus-node-exporter",
       "/usr/bin/prometheus-node-exporter",

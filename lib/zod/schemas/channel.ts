@@ -3,16 +3,37 @@ import { isoTimeSchema } from "./common.ts";
 import { RULE_KINDS, RULE_SCOPES } from "./rule.ts";
 
 // Notification channels: where alert transitions are POSTed. The URL is a secret (Slack puts its
-// token in the path), so it goes in but never comes back out unredacted.
+// token in the path), so it goes in but never comes back out unredacted. "alertmanager" is the
+// Alertmanager-shaped *webhook* payload; "alertmanager_api" pushes to an Alertmanager's v2 API.
 
-export const CHANNEL_KINDS = ["webhook", "slack", "alertmanager"] as const;
+export const CHANNEL_KINDS = ["webhook", "slack", "alertmanager", "alertmanager_api"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+
+/** How often open alerts are re-sent to an Alertmanager (its resolve_timeout defaults to 5 min). */
+export const ALERTMANAGER_RESEND_INTERVAL_S = 60;
 
 export const CHANNEL_KIND_LABELS: Record<ChannelKind, string> = {
   webhook: "Generic webhook (JSON)",
   slack: "Slack-compatible incoming webhook",
-  alertmanager: "Alertmanager-compatible webhook",
+  alertmanager: "Alertmanager-style webhook",
+  alertmanager_api: "Alertmanager (API v2)",
 };
+
+/** One line per kind for the channel form: what the URL is and what is sent there. */
+export const CHANNEL_KIND_HELP: Record<ChannelKind, string> = {
+  webhook: "POSTs gpufleet's own JSON document to any URL.",
+  slack: "POSTs a Slack message to a Slack-compatible incoming-webhook URL.",
+  alertmanager:
+    "POSTs Alertmanager's webhook payload (version 4) to tools that consume Alertmanager webhooks.",
+  alertmanager_api:
+    "Pushes alerts to an Alertmanager's API (its base URL): routing, silences and inhibition " +
+    `stay in Alertmanager; open alerts are re-sent every ${ALERTMANAGER_RESEND_INTERVAL_S} s.`,
+};
+
+const KIND_DESCRIPTION =
+  "webhook: gpufleet JSON; slack: Slack incoming webhook; alertmanager: Alertmanager-style webhook " +
+  "payload (version 4); alertmanager_api: POST {url}/api/v2/alerts of an Alertmanager, url being " +
+  `its base URL, open alerts re-sent every ${ALERTMANAGER_RESEND_INTERVAL_S} s`;
 
 /** http(s) only; anything else (file:, javascript:, ftp:) is refused before it is stored. */
 export const webhookUrlSchema = z
@@ -42,8 +63,12 @@ export const channelInputSchema = z
       .trim()
       .min(1, { error: "name is required" })
       .max(100, { error: "at most 100 characters" }),
-    kind: z.enum(CHANNEL_KINDS, { error: "pick webhook, slack or alertmanager" }),
-    url: webhookUrlSchema,
+    kind: z
+      .enum(CHANNEL_KINDS, { error: `pick one of ${CHANNEL_KINDS.join(", ")}` })
+      .describe(KIND_DESCRIPTION),
+    url: webhookUrlSchema.describe(
+      "where to POST; for alertmanager_api the Alertmanager's base URL (with its route prefix, if any)",
+    ),
     scopeKind: z.enum(RULE_SCOPES).default("fleet"),
     scopeValue: z.string().trim().max(200).default(""),
     kinds: z
@@ -66,7 +91,7 @@ export type ChannelInput = z.infer<typeof channelInputSchema>;
 
 export const channelUpdateSchema = z.strictObject({
   name: z.string().optional(),
-  kind: z.enum(CHANNEL_KINDS).optional(),
+  kind: z.enum(CHANNEL_KINDS).optional().describe(KIND_DESCRIPTION),
   url: z.string().optional().describe("omit to keep the stored URL"),
   scopeKind: z.enum(RULE_SCOPES).optional(),
   scopeValue: z.string().optional(),
@@ -91,7 +116,7 @@ export type ChannelHealth = z.infer<typeof channelHealthSchema>;
 export const channelSchema = z.object({
   id: z.string(),
   name: z.string(),
-  kind: z.enum(CHANNEL_KINDS),
+  kind: z.enum(CHANNEL_KINDS).describe(KIND_DESCRIPTION),
   url: z.string().describe("redacted: userinfo, query values and path tokens masked"),
   scopeKind: z.enum(RULE_SCOPES),
   scopeValue: z.string(),
