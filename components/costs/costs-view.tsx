@@ -17,6 +17,7 @@ import { useSearchState } from "../use-search-state.ts";
 import { BreakdownTable } from "./breakdown-table.tsx";
 import { BudgetPanel } from "./budget-panel.tsx";
 import { CostInstanceTable } from "./cost-instance-table.tsx";
+import { FocusExport } from "./focus-export.tsx";
 import { MonthPicker } from "./month-picker.tsx";
 import { TableWrap } from "../table-wrap.tsx";
 
@@ -61,6 +62,7 @@ export function CostsView() {
             Export CSV
           </a>
         ) : null}
+        {month ? <FocusExport month={month} /> : null}
       </div>
       {raw !== null && !parsed.success ? (
         <div className="banner" role="status">

@@ -20,6 +20,7 @@ describe("openApiDocument", () => {
     ).toEqual([
       "/api/costs",
       "/api/costs/export.csv",
+      "/api/costs/focus",
       "/api/fleet",
       "/api/fleet/series",
       "/api/instances",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { focusPathItem } from "../focus/openapi.ts";
 import { alertingPaths, alertingSchemas } from "./openapi-alerting.ts";
 import { apiErrorSchema } from "./schemas/common.ts";
 import { costMonthSchema } from "./schemas/costs.ts";
@@ -120,6 +121,7 @@ export function openApiDocument(): JsonObject {
           },
         },
       },
+      "/api/costs/focus": focusPathItem(),
       ...alertingPaths(),
     },
     components: {
