@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
@@ -71,6 +71,22 @@ async function call(key: string, body: unknown, id?: string): Promise<Response> 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return h(req, { params: Promise.resolve({ id }) });
+}
+
+/** Applies the Tencent price-list fixture, sent raw as the route takes it. */
+async function importPrices(): Promise<Response> {
+  const h = handlers.get("POST /api/pricing/import");
+  if (!h) throw new Error("no handler POST /api/pricing/import");
+  const file = "tencent-gpu-ap-guangzhou.csv";
+  const req = new Request(
+    `http://127.0.0.1:3000/api/pricing/import?provider=tencent&file=${file}&mode=apply`,
+    {
+      method: "POST",
+      headers: { "content-type": "text/csv", cookie: admin.cookie, origin: admin.origin },
+      body: readFileSync(join("lib/pricing/import/fixtures", file), "utf8"),
+    },
+  );
+  return h(req, { params: Promise.resolve({}) });
 }
 
 async function newestAudit() {
@@ -269,6 +285,10 @@ const SCENARIOS: Record<
   "POST /api/pricing/reprice": {
     action: "pricing.reprice",
     run: () => repriceNow(),
+  },
+  "POST /api/pricing/import": {
+    action: "pricing.import",
+    run: () => importPrices(),
   },
   // sign-in, sign-out and first-run setup are audited by their own tests (lib/auth)
   "POST /api/auth/[...all]": { action: "", run: async () => new Response(null) },

@@ -1,4 +1,4 @@
-import { mulDivRound } from "@/lib/cost/money.ts";
+import { mulDivRound } from "@/lib/core/money.ts";
 import type { FocusRow } from "./columns.ts";
 
 // What the FOCUS row builder reads (a ledger host-hour and the facts around it) and what it adds

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getCostMonth } from "@/lib/costs/get-cost-month.ts";
+import { getCostMonth } from "@/lib/spend/get-cost-month.ts";
 import type { Db } from "@/lib/db.ts";
 import { makeTestDb } from "@/lib/testing/test-db.ts";
 import { checkFocusTable, formatIssues, tableFromCsv, tableFromParquet } from "./check.ts";
@@ -50,6 +50,7 @@ describe("FOCUS CSV export", () => {
 
   it("carries the ledger's money exactly: EffectiveCost sums to the costs page's total", async () => {
     const page = await getCostMonth("2026-11", {
+      scope: null,
       client: db,
       now: new Date("2026-12-02T00:00:00Z"),
     });

@@ -1,6 +1,6 @@
 import "server-only";
 import type { TeamScope } from "@/lib/auth/scope.ts";
-import { ledgerScopeWhere } from "@/lib/costs/scope-where.ts";
+import { ledgerScopeWhere } from "@/lib/spend/scope-where.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";
 import { lookupPrice } from "@/lib/pricing/lookup.ts";

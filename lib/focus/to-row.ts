@@ -1,4 +1,4 @@
-import { mulDivRound } from "@/lib/cost/money.ts";
+import { mulDivRound } from "@/lib/core/money.ts";
 import type { FocusRow, KeyValue } from "./columns.ts";
 import {
   DAY_MS,
