@@ -111,7 +111,8 @@ async function main(hosts: number, days: number): Promise<void> {
     console.log(
       `${hosts} hosts × ${days * 24} hours: ${rows} ledger rows (host + 8 GPU rows per hour)`,
     );
-    const { checkFocusTable, tableFromCsv, tableFromParquet } = await import("../lib/focus/check.ts");
+    const { checkFocusTable, tableFromCsv, tableFromParquet } =
+      await import("../lib/focus/check.ts");
     for (const granularity of ["hourly", "daily"] as const) {
       for (const format of ["csv", "parquet"] as const) {
         const args = [
