@@ -41,14 +41,14 @@ describe("recording rules", () => {
     expect(readFileSync(RULES_FILE, "utf8")).toBe(rulesYaml());
   });
 
-  it("are what the compose Prometheus loads, with the printed scrape config", () => {
+  it("are what the compose Prometheus loads (with the alert rules), with the printed scrape config", () => {
     const compose = fileURLToPath(
       new URL("../../../deploy/prometheus/prometheus.yml", import.meta.url),
     );
     expect(readFileSync(compose, "utf8")).toBe(
       scrapeConfigYaml({
         httpSdUrl: "http://exporter-sim:9445/targets.json",
-        ruleFiles: ["/etc/prometheus/gpufleet-rules.yml"],
+        ruleFiles: ["/etc/prometheus/gpufleet-rules.yml", "/etc/prometheus/gpufleet-alerts.yml"],
       }),
     );
   });
