@@ -34,9 +34,20 @@ describe.skipIf(!hasPrometheus)("alert rules on a real Prometheus", () => {
     const targetsFile = join(dir, "targets.json");
     writeFileSync(targetsFile, await (await fetch(`${exporter.url}/targets.json`)).text());
     prom = await startPrometheus({ targetFiles: [targetsFile], scrapeInterval: "1s" });
-    await new Promise((r) => setTimeout(r, 20_000));
-    await discoverFromPrometheus(db, createPromClient(prom.url));
-  }, 90_000);
+    // Wait for data, not for a fixed time: on a loaded machine Prometheus's first scrapes come
+    // late, and a 60 s window with only a few seconds of samples can hold no 15 s subquery step
+    // (throttleCoverage 0). Every target needs 20 s of scrapes before the tests read.
+    const client = createPromClient(prom.url);
+    const deadline = Date.now() + 75_000;
+    for (;;) {
+      const counts = await client.query("count_over_time(up[60s])");
+      if (counts.length === 3 && counts.every((c) => Number(c.value[1]) >= 20)) break;
+      if (Date.now() > deadline)
+        throw new Error(`Prometheus has too few scrapes: ${JSON.stringify(counts)}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    await discoverFromPrometheus(db, client);
+  }, 120_000);
 
   afterAll(async () => {
     await prom?.stop();
