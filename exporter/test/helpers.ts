@@ -125,10 +125,14 @@ export class FakeNvidiaSmi {
   }
 }
 
+/**
+ * Polls until `probe` gives a value. The deadline is generous on purpose: it only matters when
+ * something is wrong, and a loaded CI machine starts a fake nvidia-smi (a node process) slowly.
+ */
 export async function waitFor<T>(
   probe: () => Promise<T | undefined> | T | undefined,
   what: string,
-  timeoutMs = 5000,
+  timeoutMs = 20_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
