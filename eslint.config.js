@@ -9,6 +9,7 @@ const FEATURES = [
   "lib/budgets",
   "lib/demo",
   "lib/fleet",
+  "lib/focus",
   "lib/install",
   "lib/ledger",
   "lib/notify",
