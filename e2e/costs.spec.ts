@@ -2,14 +2,15 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 
 // Money on the page carries exact micro-dollars in data-micros; every breakdown must sum to the
-// total exactly (BigInt), and the CSV must be the per-instance table, row for row.
+// total exactly (BigInt), its displayed (cent-rounded) rows in data-display-micros to the
+// displayed total, and the CSV must be the per-instance table, row for row, then a total row.
 
 const DIMENSIONS = ["provider", "team", "project", "instanceType", "pricingModel"];
 
-async function micros(page: Page, selector: string): Promise<bigint[]> {
+async function micros(page: Page, selector: string, attr = "data-micros"): Promise<bigint[]> {
   const values = await page
     .locator(selector)
-    .evaluateAll((els) => els.map((e) => e.getAttribute("data-micros") ?? "x"));
+    .evaluateAll((els, a) => els.map((e) => e.getAttribute(a) ?? "x"), attr);
   return values.map((v) => BigInt(v));
 }
 
@@ -58,9 +59,31 @@ async function expectReconciled(page: Page): Promise<bigint> {
     const rows = await micros(page, `[data-testid="breakdown-${d}"] [data-testid="breakdown-row"]`);
     expect(rows.length, `${d} rows`).toBeGreaterThan(0);
     expect(sum(rows), `${d} sums to the total`).toBe(totalMicros);
+    const shown = await micros(
+      page,
+      `[data-testid="breakdown-${d}"] [data-testid="breakdown-row"]`,
+      "data-display-micros",
+    );
+    const [shownTotal] = await micros(
+      page,
+      `[data-testid="breakdown-${d}"] [data-testid="breakdown-total"]`,
+      "data-display-micros",
+    );
+    expect(sum(shown), `${d} displayed rows add up to the displayed total`).toBe(shownTotal);
   }
   const instances = await micros(page, '[data-testid="cost-instance-row"]');
   expect(sum(instances)).toBe(totalMicros);
+  const shownInstances = await micros(
+    page,
+    '[data-testid="cost-instance-row"]',
+    "data-display-micros",
+  );
+  const [shownTotal] = await micros(
+    page,
+    '[data-testid="cost-instance-total"]',
+    "data-display-micros",
+  );
+  expect(sum(shownInstances)).toBe(shownTotal);
   return totalMicros;
 }
 
@@ -109,7 +132,10 @@ test.describe("costs page", () => {
       page.getByTestId("csv-export").click(),
     ]);
     const path = await download.path();
-    const [header, ...rows] = parseCsv(await readFile(path, "utf8"));
+    const [header, ...withTotal] = parseCsv(await readFile(path, "utf8"));
+    // the last row holds the month's totals (priced = "total")
+    const rows = withTotal.slice(0, -1);
+    const totalRow = withTotal.at(-1) ?? [];
     expect(header).toBeDefined();
     const col = (name: string) => {
       const i = header?.indexOf(name) ?? -1;
@@ -137,6 +163,12 @@ test.describe("costs page", () => {
     });
     const csvTotal = sum(rows.map((r) => (r[cost] ? decimalToMicros(r[cost] ?? "0") : 0n)));
     expect(csvTotal).toBe(totalMicros);
+    expect(totalRow[priced]).toBe("total");
+    expect(decimalToMicros(totalRow[cost] ?? "x")).toBe(totalMicros);
+    // the rounded column adds up to the total row's cents exactly
+    const rounded = col("cost_rounded");
+    const roundedSum = sum(rows.map((r) => (r[rounded] ? decimalToMicros(r[rounded] ?? "0") : 0n)));
+    expect(roundedSum).toBe(decimalToMicros(totalRow[rounded] ?? "x"));
   });
 
   test("a bad month is a 400 from the API", async ({ request }) => {

@@ -1,3 +1,4 @@
+import { roundPartsToTotal } from "@/lib/core/money.ts";
 import { microsToNumber } from "@/lib/format/money.ts";
 import { monthBounds, monthLabel } from "@/lib/core/months.ts";
 
@@ -9,6 +10,9 @@ export interface TrendRow {
   idle: number;
   totalMicros: string;
   idleMicros: string;
+  /** the tooltip's two amounts, rounded to the cent so they add up to the month's total rounded once */
+  displayUsedMicros: string;
+  displayIdleMicros: string;
   /** no priced hour in the ledger this month: the axis says "no data" rather than an empty slot */
   noData: boolean;
 }
@@ -30,6 +34,7 @@ export function shapeCostTrend(
   const rows = trend.map((t) => {
     const total = BigInt(t.totalMicros);
     const idle = BigInt(t.idleMicros);
+    const [shownUsed = 0n, shownIdle = 0n] = roundPartsToTotal([total - idle, idle]);
     return {
       month: t.month,
       label: short.format(monthBounds(t.month).from),
@@ -37,6 +42,8 @@ export function shapeCostTrend(
       idle: microsToNumber(idle),
       totalMicros: t.totalMicros,
       idleMicros: t.idleMicros,
+      displayUsedMicros: shownUsed.toString(),
+      displayIdleMicros: shownIdle.toString(),
       noData: total === 0n,
     };
   });

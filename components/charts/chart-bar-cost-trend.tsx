@@ -104,11 +104,8 @@ export function ChartBarCostTrend({
               formatter={(_v, name, item) => {
                 const row = item.payload as TrendRow;
                 return name === "idle"
-                  ? [formatMoney(row.idleMicros, currency), "idle GPUs"]
-                  : [
-                      formatMoney(BigInt(row.totalMicros) - BigInt(row.idleMicros), currency),
-                      "GPUs in use",
-                    ];
+                  ? [formatMoney(row.displayIdleMicros, currency), "idle GPUs"]
+                  : [formatMoney(row.displayUsedMicros, currency), "GPUs in use"];
               }}
             />
             <Legend

@@ -17,15 +17,23 @@ function share(part: string, total: string): number {
   return t === 0n ? 0 : Number((BigInt(part) * 1000n) / t) / 10;
 }
 
+/** Said under every table whose money rows are rounded with roundPartsToTotal. */
+export const ROUNDING_NOTE = "Rows are rounded so they add up to the total (largest remainder).";
+
 export function BreakdownTable({
   dimension,
   rows,
   totalMicros,
+  displayTotalMicros,
+  displayIdleMicros,
   currency,
 }: {
   dimension: BreakdownDimension;
   rows: readonly BreakdownRow[];
   totalMicros: string;
+  /** the month's totals rounded once: the displayed rows add up to them */
+  displayTotalMicros: string;
+  displayIdleMicros: string;
   currency: string;
 }) {
   const label = DIMENSION_LABELS[dimension];
@@ -62,13 +70,15 @@ export function BreakdownTable({
                   data-testid="breakdown-row"
                   data-key={r.key}
                   data-micros={r.costMicros}
+                  data-display-micros={r.displayCostMicros}
+                  data-display-idle-micros={r.displayIdleMicros}
                 >
                   <td>{r.key}</td>
                   <td className="num">
                     {onlyUnpriced ? (
                       <span className="unpriced">unpriced</span>
                     ) : (
-                      formatMoney(r.costMicros, currency)
+                      formatMoney(r.displayCostMicros, currency)
                     )}
                     {!onlyUnpriced && r.unpricedSeconds > 0 ? (
                       <div
@@ -85,7 +95,7 @@ export function BreakdownTable({
                     </span>
                     <span className="small">{pct.toFixed(1)}%</span>
                   </td>
-                  <td className="num">{formatMoney(r.idleMicros, currency)}</td>
+                  <td className="num">{formatMoney(r.displayIdleMicros, currency)}</td>
                 </tr>
               );
             })}
@@ -96,19 +106,26 @@ export function BreakdownTable({
               <td
                 className="num"
                 data-testid="breakdown-total"
-                data-micros={rows.reduce((s, r) => s + BigInt(r.costMicros), 0n).toString()}
+                data-micros={totalMicros}
+                data-display-micros={displayTotalMicros}
               >
-                {formatMoney(
-                  rows.reduce((s, r) => s + BigInt(r.costMicros), 0n),
-                  currency,
-                )}
+                {formatMoney(displayTotalMicros, currency)}
               </td>
               <td />
-              <td />
+              <td
+                className="num"
+                data-testid="breakdown-idle-total"
+                data-display-micros={displayIdleMicros}
+              >
+                {formatMoney(displayIdleMicros, currency)}
+              </td>
             </tr>
           </tfoot>
         </table>
       </TableWrap>
+      <p className="muted small" data-testid="rounding-note">
+        {ROUNDING_NOTE}
+      </p>
     </section>
   );
 }

@@ -49,6 +49,12 @@ export function CostsView() {
         <p data-testid="utc-note">
           {month ? monthLabel(month) : "This month"} · month boundaries are UTC (00:00 UTC on the
           1st)
+          {m?.coverageNote ? (
+            <>
+              {" · "}
+              <strong data-testid="coverage-note">{m.coverageNote}</strong>
+            </>
+          ) : null}
         </p>
         <span className="spacer" />
         {month ? <MonthPicker month={month} onChange={setMonth} /> : null}
@@ -92,8 +98,14 @@ function CostsBody({ m }: { m: CostMonth }) {
       <section className="stats" aria-label="Month totals">
         <Stat
           testId="cost-total"
-          label={m.complete ? "Month total" : "Month to date"}
-          value={formatMoney(m.totalMicros, c)}
+          label={
+            m.complete
+              ? m.coverageNote
+                ? "Month total (partial data)"
+                : "Month total"
+              : "Month to date"
+          }
+          value={formatMoney(m.displayTotalMicros, c)}
           sub={
             m.dataTo ? (
               <>
@@ -108,7 +120,7 @@ function CostsBody({ m }: { m: CostMonth }) {
         <Stat
           testId="cost-idle"
           label="Idle spend"
-          value={formatMoney(m.idleMicros, c)}
+          value={formatMoney(m.displayIdleMicros, c)}
           sub={
             BigInt(m.totalMicros) > 0n
               ? `${(Number((BigInt(m.idleMicros) * 1000n) / BigInt(m.totalMicros)) / 10).toFixed(1)}% of spend on GPUs under 5% SM`
@@ -120,7 +132,8 @@ function CostsBody({ m }: { m: CostMonth }) {
           testId="cost-forecast"
           label="Forecast"
           value={m.forecast ? formatMoney(m.forecast.micros, c) : "—"}
-          sub={m.forecastNote}
+          sub={<span data-testid="forecast-note">{m.forecastNote}</span>}
+          data={m.forecast ? { "data-micros": m.forecast.micros } : undefined}
         />
         <Stat
           testId="cost-unpriced"
@@ -168,6 +181,8 @@ function CostsBody({ m }: { m: CostMonth }) {
               dimension={d}
               rows={m.breakdowns[d]}
               totalMicros={m.totalMicros}
+              displayTotalMicros={m.displayTotalMicros}
+              displayIdleMicros={m.displayIdleMicros}
               currency={c}
             />
           ))}
@@ -178,10 +193,17 @@ function CostsBody({ m }: { m: CostMonth }) {
         <div className="panel-head">
           <h2 id="per-instance-title">Per instance</h2>
           <span className="muted small">
-            one row per instance for {m.month}; the CSV export has exactly these rows
+            one row per instance for {m.month}; the CSV export has exactly these rows, then a total
+            row
           </span>
         </div>
-        <CostInstanceTable rows={m.instances} currency={c} totalMicros={m.totalMicros} />
+        <CostInstanceTable
+          rows={m.instances}
+          currency={c}
+          totalMicros={m.totalMicros}
+          displayTotalMicros={m.displayTotalMicros}
+          displayIdleMicros={m.displayIdleMicros}
+        />
       </section>
     </>
   );

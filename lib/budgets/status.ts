@@ -1,4 +1,9 @@
-import { MIN_FORECAST_DAYS, runRateForecast } from "../spend/forecast.ts";
+import {
+  formatSpan,
+  forecastLabel,
+  MIN_FORECAST_DAYS,
+  runRateForecast,
+} from "../spend/forecast.ts";
 import type { BudgetStatus } from "../zod/schemas/budget.ts";
 
 // A budget's month in figures: spend, share of the amount, forecast (after 3 days of data) and
@@ -61,11 +66,18 @@ export function budgetFigures(input: {
       dataSince: dataFrom,
     });
     forecastMicros = f.forecastMicros;
-    const days = f.elapsedSeconds / 86_400;
+    // the same label as the costs page, built from the numbers the forecast used
     forecastNote =
       forecastMicros === null
-        ? `Forecast appears after ${MIN_FORECAST_DAYS} days of data (${days.toFixed(1)} so far).`
-        : `Month-to-date ÷ ${days.toFixed(1)} days of data × the month's length.`;
+        ? `Forecast appears after ${MIN_FORECAST_DAYS} days of data (${formatSpan(f.elapsedSeconds)} so far).`
+        : forecastLabel({
+            monthToDateMicros: spendMicros,
+            dataFrom: f.dataSince,
+            asOf: f.asOf,
+            dataSeconds: f.elapsedSeconds,
+            remainingSeconds: f.remainingSeconds,
+            monthSeconds: f.days * 86_400,
+          });
   }
   return {
     month: monthKey(input.now),

@@ -109,3 +109,36 @@ export function splitEven(total: bigint, n: number): bigint[] {
     Array.from({ length: n }, () => 1n),
   );
 }
+
+/** One cent in micros: the unit displayed money is rounded to. */
+export const CENT_MICROS = 10_000n;
+
+/** `micros` rounded to a multiple of `unit`, half away from zero (the rule `microsToCents` uses). */
+export function roundToUnit(micros: bigint, unit: bigint = CENT_MICROS): bigint {
+  if (unit <= 0n) throw new RangeError(`rounding unit must be positive: ${unit}`);
+  return divRoundHalfUp(micros, unit) * unit;
+}
+
+/**
+ * Rounds each part to a multiple of `unit` so the rounded parts sum exactly to the total rounded
+ * once (`roundToUnit(sum)`), by the largest-remainder method: every part is floored, then the units
+ * left go to the largest remainders, ties to the lower index (deterministic). Each part moves by
+ * less than one unit. Parts must be non-negative (ledger costs are): a negative one is an error.
+ */
+export function roundPartsToTotal(parts: readonly bigint[], unit: bigint = CENT_MICROS): bigint[] {
+  if (unit <= 0n) throw new RangeError(`rounding unit must be positive: ${unit}`);
+  const bad = parts.findIndex((p) => p < 0n);
+  if (bad >= 0) throw new RangeError(`cannot round a negative part (index ${bad}: ${parts[bad]})`);
+  const floors = parts.map((p) => (p / unit) * unit);
+  let left = (roundToUnit(sumMicros(parts), unit) - sumMicros(floors)) / unit;
+  const order = parts
+    .map((p, i) => ({ i, r: p % unit }))
+    .filter((x) => x.r > 0n)
+    .sort((x, y) => (x.r === y.r ? x.i - y.i : x.r > y.r ? -1 : 1));
+  for (const { i } of order) {
+    if (left === 0n) break;
+    floors[i] = (floors[i] ?? 0n) + unit;
+    left -= 1n;
+  }
+  return floors;
+}

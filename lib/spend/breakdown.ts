@@ -1,3 +1,4 @@
+import { roundPartsToTotal, roundToUnit } from "@/lib/core/money.ts";
 import {
   BREAKDOWN_DIMENSIONS,
   type BreakdownDimension,
@@ -7,7 +8,8 @@ import {
 
 // Host ledger rows of one month, grouped by the attribution snapshot, become the breakdowns and the
 // per-instance table. Every group lands in exactly one row of each breakdown, so each breakdown
-// sums to the month total exactly (BigInt, no rounding anywhere).
+// sums to the month total exactly (BigInt). The display* fields are the same amounts rounded to the
+// cent by largest remainder, so displayed rows add up to the displayed total (rounded once).
 
 export interface LedgerGroup {
   hostId: string;
@@ -26,6 +28,9 @@ export interface LedgerGroup {
 export interface MonthCosts {
   totalMicros: bigint;
   idleMicros: bigint;
+  /** the totals rounded once to the cent: what the rows' display fields add up to */
+  displayTotalMicros: bigint;
+  displayIdleMicros: bigint;
   unpriced: { hosts: number; upSeconds: number };
   breakdowns: Record<BreakdownDimension, BreakdownRow[]>;
   instances: CostInstanceRow[];
@@ -58,7 +63,7 @@ function breakdown(groups: readonly LedgerGroup[], dim: BreakdownDimension): Bre
     a.hosts.add(g.hostId);
     acc.set(key, a);
   }
-  return [...acc]
+  const rows = [...acc]
     .map(([key, a]) => ({
       key,
       costMicros: a.cost.toString(),
@@ -68,6 +73,23 @@ function breakdown(groups: readonly LedgerGroup[], dim: BreakdownDimension): Bre
       hosts: a.hosts.size,
     }))
     .sort(byCostDesc((r) => r.key));
+  return withDisplay(rows);
+}
+
+/**
+ * Adds displayCostMicros / displayIdleMicros: each column rounded to the cent by largest remainder
+ * over the rows in their displayed order (ties go to the row shown first).
+ */
+export function withDisplay<T extends { costMicros: string; idleMicros: string }>(
+  rows: readonly T[],
+): (T & { displayCostMicros: string; displayIdleMicros: string })[] {
+  const cost = roundPartsToTotal(rows.map((r) => BigInt(r.costMicros)));
+  const idle = roundPartsToTotal(rows.map((r) => BigInt(r.idleMicros)));
+  return rows.map((r, i) => ({
+    ...r,
+    displayCostMicros: (cost[i] ?? 0n).toString(),
+    displayIdleMicros: (idle[i] ?? 0n).toString(),
+  }));
 }
 
 function instances(
@@ -78,7 +100,7 @@ function instances(
 ): CostInstanceRow[] {
   const byHost = new Map<string, LedgerGroup[]>();
   for (const g of groups) byHost.set(g.hostId, [...(byHost.get(g.hostId) ?? []), g]);
-  const rows = [...byHost].map(([hostId, gs]): CostInstanceRow => {
+  const rows = [...byHost].map(([hostId, gs]) => {
     // Attribution can change mid-month; the row shows the one the host spent most time under.
     const main = gs.reduce((best, g) => (g.upSeconds > best.upSeconds ? g : best));
     const pricedCount = gs.filter((g) => g.priced).length;
@@ -96,10 +118,14 @@ function instances(
       gpuSeconds: gpuSeconds.get(hostId) ?? 0,
       costMicros: gs.reduce((s, g) => s + (g.priced ? g.costMicros : 0n), 0n).toString(),
       idleMicros: gs.reduce((s, g) => s + (g.priced ? g.idleMicros : 0n), 0n).toString(),
-      priced: pricedCount === gs.length ? "yes" : pricedCount === 0 ? "no" : "partial",
+      priced: (pricedCount === gs.length
+        ? "yes"
+        : pricedCount === 0
+          ? "no"
+          : "partial") as CostInstanceRow["priced"],
     };
   });
-  return rows.sort(byCostDesc((r) => r.hostname));
+  return withDisplay(rows.sort(byCostDesc((r) => r.hostname)));
 }
 
 export function buildMonthCosts(
@@ -127,31 +153,43 @@ export function buildMonthCosts(
   return {
     totalMicros: total,
     idleMicros: idle,
+    displayTotalMicros: roundToUnit(total),
+    displayIdleMicros: roundToUnit(idle),
     unpriced: { hosts: unpricedHosts.size, upSeconds: unpricedSeconds },
     breakdowns,
     instances: instances(groups, month, hostnames, gpuSeconds),
   };
 }
 
-/** Lists every breakdown (and the instance table) whose rows do not sum to the total. */
+/**
+ * Lists every breakdown (and the instance table) whose rows do not sum to the total: the exact
+ * costs to the exact total, and the displayed (rounded) costs and idle costs to the totals rounded
+ * once. `idle` defaults to the rows' own idle sum (exactness of idle is checked by construction).
+ */
 export function reconciliationErrors(
   total: bigint,
   breakdowns: Record<BreakdownDimension, readonly BreakdownRow[]>,
   instanceRows: readonly CostInstanceRow[],
+  idle?: bigint,
 ): string[] {
   const errors: string[] = [];
-  const check = (name: string, amounts: readonly string[]) => {
-    const sum = amounts.reduce((s, a) => s + BigInt(a), 0n);
-    if (sum !== total) errors.push(`${name} sums to ${sum}, total is ${total}`);
+  const sum = (amounts: readonly string[]) => amounts.reduce((s, a) => s + BigInt(a), 0n);
+  const check = (name: string, rows: readonly (BreakdownRow | CostInstanceRow)[]) => {
+    const exact = sum(rows.map((r) => r.costMicros));
+    if (exact !== total) errors.push(`${name} sums to ${exact}, total is ${total}`);
+    const shown = sum(rows.map((r) => r.displayCostMicros));
+    if (shown !== roundToUnit(total))
+      errors.push(
+        `${name} displayed rows sum to ${shown}, displayed total is ${roundToUnit(total)}`,
+      );
+    const idleTotal = idle ?? sum(rows.map((r) => r.idleMicros));
+    const shownIdle = sum(rows.map((r) => r.displayIdleMicros));
+    if (shownIdle !== roundToUnit(idleTotal))
+      errors.push(
+        `${name} displayed idle rows sum to ${shownIdle}, displayed idle total is ${roundToUnit(idleTotal)}`,
+      );
   };
-  for (const d of BREAKDOWN_DIMENSIONS)
-    check(
-      d,
-      breakdowns[d].map((r) => r.costMicros),
-    );
-  check(
-    "instances",
-    instanceRows.map((r) => r.costMicros),
-  );
+  for (const d of BREAKDOWN_DIMENSIONS) check(d, breakdowns[d]);
+  check("instances", instanceRows);
   return errors;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import { monthSchema } from "@/lib/zod/schemas/month.ts";
 import { buildMonthCosts, reconciliationErrors, type LedgerGroup } from "./breakdown.ts";
-import { costsCsv, CSV_COLUMNS, hoursDecimal, toCsvRows } from "./csv.ts";
+import { costsCsv, CSV_COLUMNS, CSV_TOTAL_ROW, hoursDecimal, toCsvRows } from "./csv.ts";
 import { monthForecast } from "./forecast.ts";
 import {
   addMonths,
@@ -73,7 +73,9 @@ describe("monthForecast", () => {
       dataTo: new Date("2026-11-11T00:00:00Z"),
       now: new Date("2026-11-11T00:20:00Z"),
     });
-    expect(r.forecast).toEqual({ micros: 30_000_000n, basisDays: 10 });
+    expect(r.forecast).toMatchObject({ micros: 30_000_000n, basisDays: 10 });
+    expect(r.note).toBe("Month-to-date $10.00 over 10 d of data × 30 d ÷ 10 d.");
+    expect(r.coverageNote).toBeNull();
   });
   it("withholds the forecast before 3 days of data and for closed months", () => {
     const early = monthForecast({
@@ -93,7 +95,8 @@ describe("monthForecast", () => {
       now: new Date("2026-12-02T00:00:00Z"),
     });
     expect(closed.forecast).toBeNull();
-    expect(closed.note).toMatch(/final/);
+    expect(closed.note).toBe("The month has ended: the total is final.");
+    expect(closed.coverageNote).toBeNull();
     expect(
       monthForecast({ month, totalMicros: 0n, dataFrom: null, dataTo: null, now: from }).forecast,
     ).toBeNull();
@@ -178,13 +181,42 @@ describe("buildMonthCosts", () => {
       idle_cost: "1.000001",
       priced: "yes",
     });
-    expect(rows[2]).toMatchObject({ cost: "", idle_cost: "", priced: "no" });
+    expect(rows[0]).toMatchObject({ cost_rounded: "33.77", idle_cost_rounded: "1.00" });
+    expect(rows[2]).toMatchObject({
+      cost: "",
+      idle_cost: "",
+      priced: "no",
+      cost_rounded: "",
+      idle_cost_rounded: "",
+    });
+    // the last row holds the totals: exact, and rounded once
+    expect(rows[3]).toMatchObject({
+      month: "2026-11",
+      host_id: "",
+      hostname: "Total",
+      up_hours: "",
+      cost: "40.772003",
+      idle_cost: "1.000001",
+      priced: CSV_TOTAL_ROW,
+      cost_rounded: "40.77",
+      idle_cost_rounded: "1.00",
+    });
     const text = costsCsv(costs.instances, "USD");
     const lines = text.trim().split("\n");
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     expect(lines[0]).toBe(CSV_COLUMNS.join(","));
     expect(hoursDecimal(1)).toBe("0.00");
     expect(hoursDecimal(3599 * 100)).toBe("99.97");
+  });
+
+  it("refuses rows of several months, and totals an empty month at zero", () => {
+    const [a, b] = costs.instances;
+    if (!a || !b) throw new Error("fixture has instances");
+    const mixed = [a, { ...b, month: "2026-10" }];
+    expect(() => toCsvRows(mixed, "USD")).toThrow(/span several months: 2026-11, 2026-10/);
+    expect(toCsvRows([], "USD")).toEqual([
+      expect.objectContaining({ priced: CSV_TOTAL_ROW, cost: "0.000000", cost_rounded: "0.00" }),
+    ]);
   });
 
   it("neutralises spreadsheet formulas in text cells and keeps numbers numeric", () => {
@@ -196,7 +228,7 @@ describe("buildMonthCosts", () => {
     }));
     const [header, ...lines] = costsCsv(evil, "USD").trim().split("\n");
     expect(header).toBe(CSV_COLUMNS.join(","));
-    const cells = parse(lines.join("\n")) as string[][];
+    const cells = (parse(lines.join("\n")) as string[][]).slice(0, 3);
     expect(cells.map((c) => c[2])).toEqual([
       '\'=HYPERLINK("http://x","y")',
       "'+cmd|' /C calc'!A0",

@@ -77,21 +77,27 @@ export async function getCostMonth(
     new Map(hosts.map((h) => [h.id, h.hostname])),
     new Map(gpuRows.map((r) => [r.hostId, r._sum.upSeconds ?? 0])),
   );
-  const errors = reconciliationErrors(costs.totalMicros, costs.breakdowns, costs.instances);
+  const errors = reconciliationErrors(
+    costs.totalMicros,
+    costs.breakdowns,
+    costs.instances,
+    costs.idleMicros,
+  );
   if (errors.length > 0) throw new Error(`cost breakdowns do not reconcile: ${errors.join("; ")}`);
 
   const firsts = groups.flatMap((g) => (g._min.hourStart ? [g._min.hourStart.getTime()] : []));
   const lasts = groups.flatMap((g) => (g._max.hourStart ? [g._max.hourStart.getTime()] : []));
   const dataFrom = firsts.length ? new Date(Math.min(...firsts)) : null;
   const dataTo = lasts.length ? new Date(Math.max(...lasts) + HOUR_MS) : null;
-  const { forecast, note } = monthForecast({
+  const currency = groups.find((g) => g.priced)?.currency ?? budget?.currency ?? "USD";
+  const { forecast, note, coverageNote } = monthForecast({
     month,
     totalMicros: costs.totalMicros,
     dataFrom,
     dataTo,
     now,
+    currency,
   });
-  const currency = groups.find((g) => g.priced)?.currency ?? budget?.currency ?? "USD";
 
   return {
     month,
@@ -102,6 +108,8 @@ export async function getCostMonth(
     complete: now.getTime() >= to.getTime(),
     totalMicros: costs.totalMicros.toString(),
     idleMicros: costs.idleMicros.toString(),
+    displayTotalMicros: costs.displayTotalMicros.toString(),
+    displayIdleMicros: costs.displayIdleMicros.toString(),
     unpriced: costs.unpriced,
     unpricedNow,
     dataFrom: dataFrom?.toISOString() ?? null,
@@ -114,9 +122,21 @@ export async function getCostMonth(
         }
       : null,
     forecast: forecast
-      ? { micros: forecast.micros.toString(), basisDays: forecast.basisDays }
+      ? {
+          micros: forecast.micros.toString(),
+          basisDays: forecast.basisDays,
+          basis: {
+            monthToDateMicros: forecast.basis.monthToDateMicros.toString(),
+            dataFrom: forecast.basis.dataFrom.toISOString(),
+            asOf: forecast.basis.asOf.toISOString(),
+            dataSeconds: forecast.basis.dataSeconds,
+            remainingSeconds: forecast.basis.remainingSeconds,
+            monthSeconds: forecast.basis.monthSeconds,
+          },
+        }
       : null,
     forecastNote: note,
+    coverageNote,
     breakdowns: costs.breakdowns,
     instances: costs.instances,
     trend,

@@ -1,6 +1,7 @@
 import "server-only";
 import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
+import { roundToUnit } from "../core/money.ts";
 import { monthBounds, monthsEnding } from "../core/months.ts";
 import { ledgerScopeWhere } from "./scope-where.ts";
 
@@ -8,6 +9,9 @@ export interface TrendPoint {
   month: string;
   totalMicros: string;
   idleMicros: string;
+  /** each month's totals rounded once to the cent, on their own (no rows to add up to them) */
+  displayTotalMicros: string;
+  displayIdleMicros: string;
 }
 
 /** Priced spend and idle spend of the `months` months ending with `month`, oldest first. */
@@ -27,10 +31,14 @@ export async function getCostTrend(
         },
         _sum: { costMicros: true, idleCostMicros: true },
       });
+      const total = agg._sum.costMicros ?? 0n;
+      const idle = agg._sum.idleCostMicros ?? 0n;
       return {
         month: m,
-        totalMicros: (agg._sum.costMicros ?? 0n).toString(),
-        idleMicros: (agg._sum.idleCostMicros ?? 0n).toString(),
+        totalMicros: total.toString(),
+        idleMicros: idle.toString(),
+        displayTotalMicros: roundToUnit(total).toString(),
+        displayIdleMicros: roundToUnit(idle).toString(),
       };
     }),
   );

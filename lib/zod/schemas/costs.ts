@@ -18,6 +18,12 @@ export const breakdownRowSchema = z.object({
   upSeconds: z.number().int(),
   unpricedSeconds: z.number().int().describe("host up time with no price (cost unknown)"),
   hosts: z.number().int(),
+  displayCostMicros: microsSchema.describe(
+    "costMicros rounded to the cent so the rows add up to the displayed total (largest remainder)",
+  ),
+  displayIdleMicros: microsSchema.describe(
+    "idleMicros rounded to the cent so the rows add up to the displayed idle total (largest remainder)",
+  ),
 });
 export type BreakdownRow = z.infer<typeof breakdownRowSchema>;
 
@@ -35,6 +41,12 @@ export const costInstanceRowSchema = z.object({
   gpuSeconds: z.number().int(),
   costMicros: microsSchema,
   idleMicros: microsSchema,
+  displayCostMicros: microsSchema.describe(
+    "costMicros rounded to the cent so the rows add up to the displayed total (largest remainder)",
+  ),
+  displayIdleMicros: microsSchema.describe(
+    "idleMicros rounded to the cent so the rows add up to the displayed idle total (largest remainder)",
+  ),
   priced: z.enum(["yes", "no", "partial"]).describe("no: no hour of the month had a price"),
 });
 export type CostInstanceRow = z.infer<typeof costInstanceRowSchema>;
@@ -43,7 +55,22 @@ export const trendPointSchema = z.object({
   month: monthSchema,
   totalMicros: microsSchema,
   idleMicros: microsSchema,
+  displayTotalMicros: microsSchema.describe("the month's total rounded once to the cent (half-up)"),
+  displayIdleMicros: microsSchema.describe("the month's idle total rounded once to the cent"),
 });
+
+export const forecastBasisSchema = z
+  .object({
+    monthToDateMicros: microsSchema.describe("the exact spend the forecast extrapolates"),
+    dataFrom: isoTimeSchema.describe("start of the data span (the month start, or later)"),
+    asOf: isoTimeSchema.describe("end of the data span: the end of the last ledger hour"),
+    dataSeconds: z.number().int().describe("asOf − dataFrom: the time the spend covers"),
+    remainingSeconds: z.number().int().describe("month end − asOf"),
+    monthSeconds: z.number().int().describe("the whole month's length"),
+  })
+  .describe(
+    "forecast = monthToDate + monthToDate × remainingSeconds ÷ dataSeconds, rounded half-up to the micro",
+  );
 
 export const costMonthSchema = z.object({
   month: monthSchema,
@@ -54,6 +81,12 @@ export const costMonthSchema = z.object({
   complete: z.boolean().describe("true once the month has ended"),
   totalMicros: microsSchema.describe("sum of priced ledger hours; every breakdown sums to it"),
   idleMicros: microsSchema,
+  displayTotalMicros: microsSchema.describe(
+    "totalMicros rounded once to the cent (half-up); every breakdown's displayCostMicros sum to it",
+  ),
+  displayIdleMicros: microsSchema.describe(
+    "idleMicros rounded once to the cent; every breakdown's displayIdleMicros sum to it",
+  ),
   unpriced: z.object({ hosts: z.number().int(), upSeconds: z.number().int() }),
   unpricedNow: z
     .array(
@@ -77,10 +110,26 @@ export const costMonthSchema = z.object({
     .object({ name: z.string(), amountMicros: microsSchema, thresholds: z.array(z.number()) })
     .nullable(),
   forecast: z
-    .object({ micros: microsSchema, basisDays: z.number() })
+    .object({
+      micros: microsSchema,
+      basisDays: z.number().describe("dataSeconds in days, rounded to 0.1 (display only)"),
+      basis: forecastBasisSchema,
+    })
     .nullable()
-    .describe("month-to-date ÷ elapsed × days in month; null before 3 days of data"),
-  forecastNote: z.string(),
+    .describe(
+      "month-to-date extrapolated at its rate over the data span to the month end; null before 3 days of data",
+    ),
+  forecastNote: z
+    .string()
+    .describe(
+      "the forecast's basis, or why there is none; for an ended month, whether its total is final",
+    ),
+  coverageNote: z
+    .string()
+    .nullable()
+    .describe(
+      'set when the ledger data starts after the month\'s first hour or (once it ended) stops before its last: "data from Oct 1 18:00 UTC"',
+    ),
   breakdowns: z.object({
     provider: z.array(breakdownRowSchema),
     team: z.array(breakdownRowSchema),
