@@ -94,7 +94,12 @@ describe("delivery", () => {
       clock: at(3000),
       send: () => new Promise<SendResult>((r) => (release = r)),
     });
-    await new Promise((r) => setTimeout(r, 50));
+    // wait for the claim itself, not a fixed 50 ms (a loaded machine takes longer to get there)
+    for (let i = 0; i < 400; i++) {
+      const row = await db.notification.findUniqueOrThrow({ where: { id: n.id } });
+      if (row.status === "sending") break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
     expect((await db.notification.findUniqueOrThrow({ where: { id: n.id } })).status).toBe(
       "sending",
     );
