@@ -39,7 +39,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: "postgres",
-                include: [...dbTestFiles("lib"), ...dbTestFiles("app")],
+                include: [...dbTestFiles("lib"), ...dbTestFiles("app"), ...dbTestFiles("fault")],
                 env: { GPUFLEET_TEST_DB: "postgres" },
                 globalSetup: ["lib/testing/pg-global-setup.ts"],
               },

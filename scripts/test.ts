@@ -77,7 +77,7 @@ function finish(code: number): never {
   if (vitest) counts = addCounts(counts, vitestCounts(vitest));
   if (vitest && suites.postgres.state === "not reached" && suites.sqlite.state === "ran") {
     // no PostgreSQL: every test of the database files counts once more, as skipped
-    const files = [...dbTestFiles("lib"), ...dbTestFiles("app")];
+    const files = [...dbTestFiles("lib"), ...dbTestFiles("app"), ...dbTestFiles("fault")];
     const tests = testsInFiles(vitest, process.cwd(), files);
     suites.postgres = { state: "skipped", reason: "no PostgreSQL server binaries", tests };
     counts.skipped += tests;

@@ -6,6 +6,7 @@ import {
   NotFoundError,
   SourceUnavailableError,
 } from "@/lib/core/errors.ts";
+import { isStoreUnavailable } from "@/lib/core/store-errors.ts";
 import type { ApiError } from "@/lib/zod/schemas/common.ts";
 
 // The one error table of the API: every error any route answers with has the body
@@ -48,6 +49,7 @@ export const ERROR_CODES = {
   too_many_requests: 429,
   internal: 500,
   metrics_unavailable: 503,
+  store_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -80,6 +82,9 @@ export function apiError(
   });
 }
 
+/** Seconds a client should wait before retrying when the store is busy or unreachable. */
+export const STORE_RETRY_AFTER_S = 5;
+
 /** Maps a thrown error to its answer; anything not in the table is a 500 without its message. */
 export function errorResponse(e: unknown): Response {
   for (const [cls, code] of TABLE) {
@@ -88,6 +93,18 @@ export function errorResponse(e: unknown): Response {
         e instanceof BadRequestError || e instanceof InvalidInputError ? e.issues : undefined;
       return apiError(ERROR_CODES[code], code, e.message, issues ? { issues } : {});
     }
+  }
+  // A busy or unreachable store is temporary: a 503 the caller may retry, never a stack trace.
+  // Its message names files and addresses, so it goes to the log like an internal error's.
+  if (isStoreUnavailable(e)) {
+    const ref = randomUUID().slice(0, 8);
+    console.error(`[api] store unavailable ${ref}:`, e);
+    return apiError(
+      503,
+      "store_unavailable",
+      `the database is busy or unreachable; try again shortly (reference ${ref})`,
+      { headers: { "retry-after": String(STORE_RETRY_AFTER_S) } },
+    );
   }
   // The store's or a library's message can name tables, files and addresses: it goes to the
   // server log under a reference the caller can quote, never into the answer.
