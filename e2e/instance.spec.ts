@@ -19,7 +19,9 @@ async function multiGpuHost(request: import("@playwright/test").APIRequestContex
 test.describe("instance page", () => {
   test("shows per-GPU charts, processes and cost", async ({ page, request }) => {
     const host = await multiGpuHost(request);
+    // the old id address redirects to the host name, the page's own address
     await page.goto(`/instances/${host.id}`);
+    await expect(page).toHaveURL(new RegExp(`/instances/${encodeURIComponent(host.hostname)}$`));
     await expect(page.getByTestId("instance-hostname")).toHaveText(host.hostname);
     await expect(page.getByTestId("gpu-row")).toHaveCount(host.gpus);
 
@@ -54,7 +56,7 @@ test.describe("instance page", () => {
       .getByTestId("instance-row")
       .getByRole("link", { name: host.hostname, exact: true })
       .click();
-    await expect(page).toHaveURL(new RegExp(`/instances/${host.id}`));
+    await expect(page).toHaveURL(new RegExp(`/instances/${encodeURIComponent(host.hostname)}`));
     await page.getByTestId("range-picker").getByText("24h", { exact: true }).click();
     await expect(page).toHaveURL(/range=24h/);
     await page.reload();

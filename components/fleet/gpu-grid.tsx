@@ -6,6 +6,7 @@ import { groupByHost, type HostGroup } from "@/lib/fleet/grid.ts";
 import { formatBytesOf, formatRatio } from "@/lib/format/number.ts";
 import type { GridGpu } from "@/lib/zod/schemas/fleet.ts";
 import { cellFill, legendStops, STATUS_LABELS } from "./util-scale.ts";
+import { instanceHref } from "@/lib/fleet/instance-href.ts";
 
 // Plain DOM cells (no per-cell chart), grouped by host; memoized per host so a poll that changes
 // a few GPUs re-renders only those hosts. Readable and cheap at 1,000 GPUs.
@@ -40,11 +41,7 @@ const Host = memo(function Host({ group }: { group: HostGroup }) {
   const columns = Math.min(8, Math.max(1, group.gpus.length));
   return (
     <li className="grid-host" data-testid="grid-host">
-      <Link
-        className="grid-host-name"
-        href={`/instances/${encodeURIComponent(group.hostId)}`}
-        title={group.hostname}
-      >
+      <Link className="grid-host-name" href={instanceHref(group.hostname)} title={group.hostname}>
         {group.hostname}
       </Link>
       <div className="grid-cells" style={{ gridTemplateColumns: `repeat(${columns}, 14px)` }}>

@@ -10,6 +10,7 @@ import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";
 import type { SortKey, TableQuery } from "@/lib/zod/schemas/instance-query.ts";
 import { HOST_STATES } from "@/lib/zod/schemas/instance.ts";
 import { TableWrap } from "../table-wrap.tsx";
+import { instanceHref } from "@/lib/fleet/instance-href.ts";
 
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: "hostname", label: "Host" },
@@ -125,7 +126,7 @@ function Row({ r, canPrice }: { r: InstanceRow; canPrice: boolean }) {
   return (
     <tr data-testid="instance-row" data-host={r.hostname} data-team={r.team}>
       <td>
-        <Link href={`/instances/${encodeURIComponent(r.id)}`}>{r.hostname}</Link>
+        <Link href={instanceHref(r.hostname)}>{r.hostname}</Link>
       </td>
       <td>{r.provider}</td>
       <td className="mono">{r.instanceType}</td>

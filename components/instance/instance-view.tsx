@@ -16,6 +16,8 @@ import { Stat } from "../stat.tsx";
 import { LocalTime } from "../time-zone.tsx";
 import { useSearchState } from "../use-search-state.ts";
 import { GpuTable, MigTable, ProcessTable } from "./gpu-tables.tsx";
+import { HostFacts } from "./host-facts.tsx";
+import type { HostFactsView } from "@/lib/fleet/host-facts.ts";
 
 const PRICING: Record<string, string> = {
   on_demand: "on-demand",
@@ -29,10 +31,13 @@ export function InstanceView({
   id,
   related,
   canPrice = false,
+  facts = null,
 }: {
   id: string;
   related: boolean;
   canPrice?: boolean;
+  /** cloud facts, reclaim notice, virtualization and efficiency, read when the page loaded */
+  facts?: HostFactsView | null;
 }) {
   const [params, setParams] = useSearchState();
   const rangeParam = params.get("range");
@@ -172,6 +177,7 @@ export function InstanceView({
         </div>
         <GpuTable gpus={gpus} />
       </section>
+      {facts ? <HostFacts facts={facts} /> : null}
 
       <section aria-labelledby="charts-title">
         <div className="panel-head">

@@ -1,3 +1,4 @@
+import { INTERRUPTED_STATE } from "../ingest/host-state.ts";
 import { formatAge } from "../format/time.ts";
 import {
   eccParamsSchema,
@@ -53,6 +54,8 @@ export function evaluateExporterDown(
   const out: Condition[] = [];
   for (const h of hosts) {
     if (!hostInScope(rule, h)) continue;
+    // reclaimed under an announced spot interruption: the provider's doing, not an outage
+    if (h.state === INTERRUPTED_STATE) continue;
     const silent = silentMs(h.lastSeen, h.firstSeen, now);
     if (silent <= limit) continue;
     const since = h.lastSeen ? `last seen ${formatAge(h.lastSeen, now.getTime())}` : "never seen";

@@ -11,10 +11,23 @@ import {
   type RuleFacts,
 } from "./facts.ts";
 import type { GpuWindowStats } from "../metrics/source.ts";
+import { SM_ACTIVE_IDLE } from "../metrics/contract-ext.ts";
 
 // Idle GPU: utilization under the threshold for the whole window (max over the window), told
 // apart as HELD (memory allocated or a process attached: someone holds it and does nothing) or
-// EMPTY (nothing on it: the GPU could be released).
+// EMPTY (nothing on it: the GPU could be released). Where SM active (DCGM profiling) covers the
+// window, SM active under 1 % throughout counts as idle whatever utilization says: a GPU spinning
+// on one SM reads ~100 % utilization (docs/architecture.md "Domain rules").
+
+/** Idle by SM active: readings over enough of the window, all of them under SM_ACTIVE_IDLE. */
+export function smActiveIdle(s: GpuWindowStats): boolean {
+  return (
+    (s.smActiveCoverage ?? 0) >= MIN_COVERAGE &&
+    s.smActiveMax !== undefined &&
+    s.smActiveMax !== null &&
+    s.smActiveMax < SM_ACTIVE_IDLE
+  );
+}
 
 /** A GPU needs readings over at least this share of the window to be judged. */
 export const MIN_COVERAGE = 0.5;
@@ -42,9 +55,10 @@ export function evaluateIdle(
   for (const s of stats) {
     const host = hosts.get(s.hostId);
     if (!host || !hostInScope(rule, host)) continue;
-    if (s.utilCoverage < MIN_COVERAGE || s.utilMax === null) continue;
+    const bySm = smActiveIdle(s);
+    if (!bySm && (s.utilCoverage < MIN_COVERAGE || s.utilMax === null)) continue;
     if (!s.lastAt || now.getTime() - s.lastAt.getTime() > freshWithin(intervalS)) continue;
-    if (s.utilMax >= p.utilThreshold) continue;
+    if (!bySm && (s.utilMax ?? 1) >= p.utilThreshold) continue;
     const procs = s.processesMax ?? 0;
     const mem = s.memMaxBytes ?? 0;
     const total = s.memTotalBytes ?? 0;
@@ -68,7 +82,7 @@ export function evaluateIdle(
       gpuUuid: s.gpuUuid,
       team: host.team,
       project: host.project,
-      summary: `${label} on ${host.hostname} ${what} for ${p.durationMinutes} min, under ${Math.round(p.utilThreshold * 100)} % SM${cost}${ownerNote(host.owner)}`,
+      summary: `${label} on ${host.hostname} ${what} for ${p.durationMinutes} min, ${bySm ? `SM active under ${SM_ACTIVE_IDLE * 100} %` : `under ${Math.round(p.utilThreshold * 100)} % SM`}${cost}${ownerNote(host.owner)}`,
       details: {
         idleKind: held ? "held" : "empty",
         hostname: host.hostname,
@@ -77,6 +91,8 @@ export function evaluateIdle(
         gpuName: gpu?.name ?? null,
         utilMax: s.utilMax,
         utilAvg: s.utilAvg,
+        smActiveMax: s.smActiveMax ?? null,
+        idleBy: bySm ? "sm_active" : "utilization",
         memUsedBytes: mem,
         memTotalBytes: total,
         processes: procs,

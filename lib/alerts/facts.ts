@@ -22,6 +22,9 @@ export interface HostFacts {
   /** catalogue price of the whole instance, per hour; null when unpriced */
   hourlyMicros: bigint | null;
   gpuCount: number;
+  /** spot hosts: a reclaim notice was pending at the last answer, and for when (if given) */
+  interruptionPending?: boolean;
+  interruptionAt?: Date | null;
 }
 
 export interface GpuFacts {

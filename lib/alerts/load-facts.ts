@@ -50,6 +50,8 @@ export async function loadFacts(
       lastSeen: h.lastSeen,
       hourlyMicros: price.priced ? price.usdPerHourMicros : null,
       gpuCount: price.priced ? price.gpuCount : (gpuCount.get(h.id) ?? 0),
+      interruptionPending: h.interruptionPending,
+      interruptionAt: h.interruptionAt,
     });
   }
   return { hosts, gpus: new Map(gpuRows.map((g) => [g.uuid, g])) };

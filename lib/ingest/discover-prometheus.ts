@@ -3,8 +3,10 @@ import type { Db } from "../db.ts";
 import type { PromClient } from "../metrics/prometheus/api.ts";
 import { promNumber } from "../metrics/prometheus/api.ts";
 import { chunked, IN_CHUNK } from "./record-hosts.ts";
+import { INTERRUPTED_STATE, INTERRUPTED_WHERE } from "./host-state.ts";
+import { interruptionFrom, type Interruption } from "./snapshot.ts";
 import { yieldToLoop } from "../core/yield-to-loop.ts";
-import { queryInventory } from "../metrics/prometheus/inventory.ts";
+import { queryInventory, type PromInventory } from "../metrics/prometheus/inventory.ts";
 
 // In prometheus mode the app scrapes nothing: hosts and GPUs are learnt from gpu_host_info and
 // gpu_info, and a host is up when Prometheus's own `up` for its instance is 1.
@@ -28,6 +30,8 @@ const ATTR = new Set([
   "team",
   "project",
   "owner",
+  "zone",
+  "instance_id",
 ]);
 
 const DOWN = "Prometheus reports the target down";
@@ -41,11 +45,23 @@ type HostAttrs = {
   project?: string;
   owner?: string;
   labels: string;
+  zone: string | null;
+  instanceId: string | null;
+  interruptionPending?: boolean;
+  interruptionAt?: Date | null;
 };
 
-type GpuAttrs = { hostId: string; index: number; name: string; migMode: boolean };
+type GpuAttrs = {
+  hostId: string;
+  index: number;
+  name: string;
+  migMode: boolean;
+  virtualizationMode: string | null;
+  vgpuLicensed?: boolean;
+};
 
-function hostAttrs(m: Record<string, string>): HostAttrs {
+/** `notice` undefined: leave the stored notice (a down target's series have gone stale). */
+function hostAttrs(m: Record<string, string>, notice: Interruption | null | undefined): HostAttrs {
   const labels = Object.fromEntries(Object.entries(m).filter(([k]) => !ATTR.has(k)));
   return {
     provider: m.provider || "unknown",
@@ -57,13 +73,35 @@ function hostAttrs(m: Record<string, string>): HostAttrs {
     ...(m.project ? { project: m.project } : {}),
     ...(m.owner ? { owner: m.owner } : {}),
     labels: JSON.stringify(labels),
+    zone: m.zone || null,
+    instanceId: m.instance_id || null,
+    ...(notice !== undefined ? { interruptionPending: notice?.pending ?? false } : {}),
+    // the announced time stays after the notice ends; a new notice replaces it
+    ...(notice?.pending ? { interruptionAt: notice.at === null ? null : new Date(notice.at) } : {}),
   };
 }
 
 /** Whether any of `want`'s values differs from `cur`'s. */
 function differs(want: object, cur: object): boolean {
   const c = cur as Record<string, unknown>;
-  return Object.entries(want).some(([k, v]) => c[k] !== v);
+  return Object.entries(want).some(([k, v]) => {
+    const have = c[k];
+    if (v instanceof Date && have instanceof Date) return v.getTime() !== have.getTime();
+    return have !== v;
+  });
+}
+
+/** Each instance's reclaim notice from the two interruption series. */
+function noticesByInstance(inv: PromInventory): Map<string, Interruption | null> {
+  const times = new Map(
+    inv.interruptionTime.map((s) => [s.metric.instance ?? "", promNumber(s.value[1])]),
+  );
+  return new Map(
+    inv.interruptionPending.map((s) => {
+      const i = s.metric.instance ?? "";
+      return [i, interruptionFrom(promNumber(s.value[1]), times.get(i) ?? null)];
+    }),
+  );
 }
 
 async function findIn<T>(
@@ -93,7 +131,12 @@ export async function discoverFromPrometheus(
   client: PromClient,
   now = new Date(),
 ): Promise<number> {
-  const { hostInfos: infos, ups, gpuInfos: gpus, memTotals: totals } = await queryInventory(client);
+  const inv = await queryInventory(client);
+  const { hostInfos: infos, ups, gpuInfos: gpus, memTotals: totals } = inv;
+  const notices = noticesByInstance(inv);
+  const licensed = new Map(
+    inv.vgpuLicensed.map((s) => [s.metric.uuid ?? "", promNumber(s.value[1]) === 1]),
+  );
   const upBy = new Map(ups.map((s) => [s.metric.instance ?? "", s.value[1] === "1"]));
 
   // hosts, by hostname (when two series name one hostname, the later one wins)
@@ -103,7 +146,8 @@ export async function discoverFromPrometheus(
     const m = s.metric;
     if (!m.hostname) continue;
     const up = upBy.get(m.instance ?? "") ?? false;
-    wantHosts.set(m.hostname, { attrs: hostAttrs(m), up });
+    const notice = notices.get(m.instance ?? "") ?? (up ? null : undefined);
+    wantHosts.set(m.hostname, { attrs: hostAttrs(m, notice), up });
     hostnameByInstance.set(m.instance ?? "", m.hostname);
   }
   const names = [...wantHosts.keys()];
@@ -144,9 +188,16 @@ export async function discoverFromPrometheus(
       data: { state: "up", lastSeen: now, lastError: null },
     }),
   );
-  await updateIds(downIds, (part) =>
-    db.host.updateMany({ where: { id: { in: part } }, data: { state: "down", lastError: DOWN } }),
-  );
+  await updateIds(downIds, async (part) => {
+    await db.host.updateMany({
+      where: { id: { in: part } },
+      data: { state: "down", lastError: DOWN },
+    });
+    await db.host.updateMany({
+      where: { id: { in: part }, ...INTERRUPTED_WHERE },
+      data: { state: INTERRUPTED_STATE },
+    });
+  });
 
   // GPUs, by uuid
   const totalBy = new Map<string, bigint>();
@@ -165,6 +216,8 @@ export async function discoverFromPrometheus(
         index: Number(m.gpu ?? 0),
         name: m.name ?? "unknown",
         migMode: (m.mig_mode ?? "").toLowerCase() === "enabled",
+        virtualizationMode: m.virtualization_mode || null,
+        ...(licensed.has(m.uuid) ? { vgpuLicensed: licensed.get(m.uuid) } : {}),
       },
       up: upBy.get(m.instance ?? "") ?? false,
     });
@@ -179,6 +232,8 @@ export async function discoverFromPrometheus(
     migMode: true,
     memoryTotalBytes: true,
     parentUuid: true,
+    virtualizationMode: true,
+    vgpuLicensed: true,
   } as const;
   const hostIds = [...idByHostname.values()];
   const storedGpus = new Map(

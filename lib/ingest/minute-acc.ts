@@ -11,6 +11,8 @@ export interface MinuteAgg {
   powerWatts: Mean;
   tempCelsius: Mean;
   smClockHz: Mean;
+  smActive: Mean;
+  tensorActive: Mean;
   memUsedBytes: number | null;
   memTotalBytes: number | null;
   processes: number | null;
@@ -51,6 +53,8 @@ function fresh(minuteStart: number): MinuteAgg {
     powerWatts: z(),
     tempCelsius: z(),
     smClockHz: z(),
+    smActive: z(),
+    tensorActive: z(),
     memUsedBytes: null,
     memTotalBytes: null,
     processes: null,
@@ -73,6 +77,8 @@ export function accumulate(
     add(agg.powerWatts, r.powerWatts);
     add(agg.tempCelsius, r.tempCelsius);
     add(agg.smClockHz, r.smClockHz);
+    add(agg.smActive, r.smActive ?? null);
+    add(agg.tensorActive, r.tensorActive ?? null);
   }
   agg.memUsedBytes = maxOf(agg.memUsedBytes, r.memUsedBytes);
   agg.memTotalBytes = r.memTotalBytes ?? agg.memTotalBytes;

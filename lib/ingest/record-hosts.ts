@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../db.ts";
 import type { HostSnapshot } from "./snapshot.ts";
+import { INTERRUPTED_STATE, INTERRUPTED_WHERE } from "./host-state.ts";
 
 // The host and GPU inventory part of a recorded batch: the columns every host shares this tick
 // go out as one updateMany per distinct value; a host's own columns (processes, attribution,
@@ -15,6 +16,8 @@ export interface InventoryRow {
   name: string;
   memoryTotalBytes: bigint;
   migMode: boolean;
+  virtualizationMode?: string | null;
+  vgpuLicensed?: boolean | null;
   parentUuid?: string;
   migProfile?: string;
   gpuInstanceId?: number;
@@ -39,6 +42,27 @@ export function chunked<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 const SOURCE_FAILING = "exporter reports its GPU source failing";
+
+/** The host columns a snapshot sets beside attribution: cloud facts and the reclaim notice. */
+function hostFacts(snap: HostSnapshot): {
+  zone?: string | null;
+  instanceId?: string | null;
+  interruptionPending: boolean;
+  interruptionAt?: Date | null;
+} {
+  const n = snap.interruption;
+  return {
+    ...(snap.info ? { zone: snap.info.zone, instanceId: snap.info.instanceId } : {}),
+    interruptionPending: n?.pending ?? false,
+    // a notice's time is kept after it ends, for the record; a new notice replaces it
+    ...(n?.pending ? { interruptionAt: n.at === null ? null : new Date(n.at) } : {}),
+  };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return a === b;
+}
 
 function attribution(snap: HostSnapshot): Record<string, string> {
   const info = snap.info;
@@ -71,9 +95,11 @@ async function writeHostColumns(tx: Tx, plans: readonly HostPlan[], now: Date) {
     plans.filter((p) => p.down !== undefined),
     (p) => p.down ?? "",
   )) {
+    const ids = group.map((p) => p.hostId);
+    await tx.host.updateMany({ where: { id: { in: ids } }, data: { state: "down", lastError } });
     await tx.host.updateMany({
-      where: { id: { in: group.map((p) => p.hostId) } },
-      data: { state: "down", lastError },
+      where: { id: { in: ids }, ...INTERRUPTED_WHERE },
+      data: { state: INTERRUPTED_STATE },
     });
   }
   const up = plans.flatMap((p) => (p.up ? [{ id: p.hostId, snap: p.up }] : []));
@@ -106,13 +132,14 @@ async function writeHostColumns(tx: Tx, plans: readonly HostPlan[], now: Date) {
     const name = snap.info?.hostname;
     const taken = name ? owner.get(name) : undefined;
     const rename = name && (taken === undefined || taken === id) ? name : undefined;
-    const data: Record<string, string> = {
+    const data: Record<string, string | boolean | Date | null> = {
       processes: JSON.stringify(snap.processes),
       ...attribution(snap),
+      ...hostFacts(snap),
       ...(rename ? { hostname: rename } : {}),
     };
     const stale = Object.entries(data).some(
-      ([k, v]) => (cur as unknown as Record<string, unknown>)[k] !== v,
+      ([k, v]) => !sameValue((cur as unknown as Record<string, unknown>)[k], v),
     );
     if (!stale) continue;
     await tx.host.update({ where: { id }, data });
@@ -132,7 +159,9 @@ const sameGpu = (row: InventoryRow, cur: Record<string, unknown>) =>
   row.migMode === cur.migMode &&
   (row.parentUuid ?? null) === cur.parentUuid &&
   (row.migProfile ?? null) === cur.migProfile &&
-  (row.gpuInstanceId ?? null) === cur.gpuInstanceId;
+  (row.gpuInstanceId ?? null) === cur.gpuInstanceId &&
+  (row.virtualizationMode === undefined || row.virtualizationMode === cur.virtualizationMode) &&
+  (row.vgpuLicensed === undefined || row.vgpuLicensed === cur.vgpuLicensed);
 
 /** GPU rows not yet known to belong to their host: created, or updated where they differ. */
 async function writeInventory(tx: Tx, rows: readonly InventoryRow[], now: Date) {

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../db.ts";
 import type { ScrapeResult } from "./scrape.ts";
+import type { GpuReading } from "./snapshot.ts";
 import { migProcesses } from "../core/mig.ts";
 import { accumulate, meanOf, type MinuteAgg } from "./minute-acc.ts";
 import { accumulateHealth, healthColumns, type HealthAgg } from "./health-acc.ts";
@@ -17,6 +18,8 @@ export interface RecorderState {
   hostMinutes: Map<string, { minuteStart: number; samples: number; upSamples: number }>;
   /** ECC and throttle columns per GPU uuid, for the health alert rules */
   health: Map<string, HealthAgg>;
+  /** gpu uuid → its vGPU facts as last written ("mode|licensed"), so a change rewrites the row */
+  gpuFacts?: Map<string, string>;
 }
 
 export function newRecorderState(): RecorderState {
@@ -53,6 +56,8 @@ function minuteRow(hostId: string, uuid: string, agg: MinuteAgg, health?: Health
     powerWatts: meanOf(agg.powerWatts),
     tempCelsius: meanOf(agg.tempCelsius),
     smClockHz: meanOf(agg.smClockHz),
+    smActive: meanOf(agg.smActive),
+    tensorActive: meanOf(agg.tensorActive),
     processes: agg.processes,
     // MIG rows carry no health columns: null, as a row created without them
     ...healthColumns(health),
@@ -64,7 +69,10 @@ function inventory(state: RecorderState, hostId: string, r: ScrapeResult): Inven
   const snap = r.snapshot;
   const rows: InventoryRow[] = [];
   for (const g of snap.gpus) {
-    if (state.knownGpus.get(g.uuid) === hostId) continue;
+    // a known GPU is written again only when its vGPU facts changed (a licence lapses, say)
+    const facts = gpuFactsKey(g);
+    if (state.knownGpus.get(g.uuid) === hostId && (state.gpuFacts?.get(g.uuid) ?? facts) === facts)
+      continue;
     rows.push({
       uuid: g.uuid,
       hostId,
@@ -72,6 +80,8 @@ function inventory(state: RecorderState, hostId: string, r: ScrapeResult): Inven
       name: g.name || "unknown",
       memoryTotalBytes: BigInt(Math.round(g.memTotalBytes ?? 0)),
       migMode: g.migMode,
+      virtualizationMode: g.virtualizationMode ?? null,
+      vgpuLicensed: g.vgpuLicensed ?? null,
     });
   }
   for (const m of snap.migs) {
@@ -90,6 +100,10 @@ function inventory(state: RecorderState, hostId: string, r: ScrapeResult): Inven
     });
   }
   return rows;
+}
+
+function gpuFactsKey(g: GpuReading): string {
+  return `${g.virtualizationMode ?? ""}|${g.vgpuLicensed ?? ""}`;
 }
 
 /** Folds one scrape into the in-memory aggregates and returns what to write for its host. */
@@ -155,7 +169,11 @@ async function writeBatch(db: Db, state: RecorderState, plans: Plan[], now: Date
     },
     { maxWait: 30_000, timeout: 300_000 },
   );
-  for (const p of plans) for (const g of p.inventory) state.knownGpus.set(g.uuid, p.hostId);
+  state.gpuFacts ??= new Map();
+  for (const p of plans) {
+    for (const g of p.inventory) state.knownGpus.set(g.uuid, p.hostId);
+    for (const g of p.up?.gpus ?? []) state.gpuFacts.set(g.uuid, gpuFactsKey(g));
+  }
 }
 
 /**

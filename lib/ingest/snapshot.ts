@@ -2,6 +2,7 @@ import { migKey } from "../core/mig.ts";
 import type { Sample } from "./exposition.ts";
 import type { ProcessInfo } from "../metrics/source.ts";
 import { ATTRIBUTION_LABELS, HOST_INFO_LABELS, METRIC as M } from "../../exporter/contract.ts";
+import { HOST_FACT_LABELS, METRIC_EXT as X } from "../metrics/contract-ext.ts";
 
 // What one scrape of an exporter says about its host, in the metric contract's terms.
 
@@ -14,6 +15,9 @@ export interface HostInfo {
   team: string | null;
   project: string | null;
   owner: string | null;
+  /** availability zone and the cloud's instance id (cloud metadata); null when not reported */
+  zone: string | null;
+  instanceId: string | null;
   /** every other gpu_host_info label */
   labels: Record<string, string>;
 }
@@ -23,6 +27,10 @@ export interface GpuReading {
   index: number;
   name: string;
   migMode: boolean;
+  /** gpu_info's virtualization_mode (None, Pass-Through, VGPU, Host VGPU); null when absent */
+  virtualizationMode?: string | null;
+  /** gpu_vgpu_licensed (vGPU guests) */
+  vgpuLicensed?: boolean;
   util: number | null;
   memUtil: number | null;
   memUsedBytes: number | null;
@@ -31,6 +39,9 @@ export interface GpuReading {
   tempCelsius: number | null;
   smClockHz: number | null;
   processes: number | null;
+  /** DCGM profiling ratios, where the exporter has them */
+  smActive?: number | null;
+  tensorActive?: number | null;
   /** gpu_ecc_errors_total by type; absent when the exporter does not report ECC */
   eccCorrected?: number;
   eccUncorrected?: number;
@@ -55,15 +66,35 @@ export interface HostSnapshot {
   processes: ProcessInfo[];
   /** false when the exporter says its GPU source failed (it still answered) */
   sourceOk: boolean;
+  /** spot reclaim notice: null when the exporter serves none (not spot, or not announced) */
+  interruption: Interruption | null;
+}
+
+export interface Interruption {
+  pending: boolean;
+  /** announced reclaim time, epoch ms; null when not pending or no time given */
+  at: number | null;
+}
+
+/** Reads gpu_host_interruption_*: pending with a time of 0 (or none) has no known time. */
+export function interruptionFrom(
+  pending: number | null,
+  timeS: number | null,
+): Interruption | null {
+  if (pending === null || !Number.isFinite(pending)) return null;
+  const on = pending >= 1;
+  const at = on && timeS !== null && Number.isFinite(timeS) && timeS > 0 ? timeS * 1000 : null;
+  return { pending: on, at };
 }
 
 const INFO_KEYS = new Set<string>(HOST_INFO_LABELS);
 const ATTRIBUTION = new Set<string>(ATTRIBUTION_LABELS);
+const FACTS = new Set<string>(HOST_FACT_LABELS);
 
 function hostInfoFrom(labels: Record<string, string>): HostInfo {
   const extra: Record<string, string> = {};
   for (const [k, v] of Object.entries(labels)) {
-    if (!INFO_KEYS.has(k) && !ATTRIBUTION.has(k)) extra[k] = v;
+    if (!INFO_KEYS.has(k) && !ATTRIBUTION.has(k) && !FACTS.has(k)) extra[k] = v;
   }
   return {
     hostname: labels.hostname ?? "",
@@ -74,6 +105,8 @@ function hostInfoFrom(labels: Record<string, string>): HostInfo {
     team: labels.team || null,
     project: labels.project || null,
     owner: labels.owner || null,
+    zone: labels.zone || null,
+    instanceId: labels.instance_id || null,
     labels: extra,
   };
 }
@@ -87,6 +120,8 @@ const GPU_FIELDS: Record<string, keyof GpuReading> = {
   [M.temp]: "tempCelsius",
   [M.smClock]: "smClockHz",
   [M.processes]: "processes",
+  [X.smActive]: "smActive",
+  [X.tensorActive]: "tensorActive",
 };
 
 function emptyGpu(uuid: string, index: number): GpuReading {
@@ -112,6 +147,8 @@ export function snapshotFromSamples(samples: Sample[]): HostSnapshot {
   const migs = new Map<string, MigReading>();
   const processes: ProcessInfo[] = [];
   let sourceOk = true;
+  let pending: number | null = null;
+  let interruptionS: number | null = null;
   const gpuFor = (labels: Record<string, string>): GpuReading | null => {
     const uuid = labels.uuid;
     if (!uuid) return null;
@@ -134,7 +171,15 @@ export function snapshotFromSamples(samples: Sample[]): HostSnapshot {
       if (g) {
         g.name = labels.name ?? "";
         g.migMode = (labels.mig_mode ?? "").toLowerCase() === "enabled";
+        g.virtualizationMode = labels.virtualization_mode || null;
       }
+    } else if (name === X.interruptionPending) {
+      pending = value;
+    } else if (name === X.interruptionTime) {
+      interruptionS = value;
+    } else if (name === X.vgpuLicensed) {
+      const g = gpuFor(labels);
+      if (g && Number.isFinite(value)) g.vgpuLicensed = value === 1;
     } else if (name in GPU_FIELDS && labels.gpu_instance_id === undefined) {
       const g = gpuFor(labels);
       const field = GPU_FIELDS[name];
@@ -182,5 +227,6 @@ export function snapshotFromSamples(samples: Sample[]): HostSnapshot {
     migs: [...migs.values()],
     processes,
     sourceOk,
+    interruption: interruptionFrom(pending, interruptionS),
   };
 }

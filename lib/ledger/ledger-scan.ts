@@ -2,6 +2,7 @@
 // memory, and how long it was idle under the idle rule. Pure; times are epoch milliseconds.
 import { HOUR_MS } from "../core/time.ts";
 import type { GpuSample, HostSample, IdleRule } from "./ledger-types.ts";
+import { SM_ACTIVE_IDLE } from "../metrics/contract-ext.ts";
 
 export interface UnitStats {
   uuid: string;
@@ -54,6 +55,8 @@ function maxOrSelf(current: number | null, value: number): number {
 }
 
 function isLow(g: GpuSample, rule: IdleRule): boolean {
+  // SM active, where profiling gives it, beats time-based utilization (docs/architecture.md)
+  if (g.smActive != null && Number.isFinite(g.smActive) && g.smActive < SM_ACTIVE_IDLE) return true;
   // Without a utilization reading (MIG slices, N/A) the only signal left is "nothing runs on it".
   if (g.util === null || !Number.isFinite(g.util)) return g.processes === 0;
   return g.util < rule.utilThreshold;

@@ -31,6 +31,8 @@ export interface CurrentGpu {
   powerWatts: number | null;
   tempCelsius: number | null;
   processes: number | null;
+  /** DCGM SM active 0-1, where the exporter has profiling; absent or null elsewhere */
+  smActive?: number | null;
   /** last time this GPU was seen by the source */
   lastSeen: Date | null;
   /** false when the GPU (or its host's exporter) has not reported within two intervals */
@@ -49,6 +51,8 @@ export interface GpuSeries {
   powerWatts: SeriesPoint[];
   tempCelsius: SeriesPoint[];
   smClockHz: SeriesPoint[];
+  /** SM active 0-1 (DCGM profiling); empty where the GPU has none */
+  smActive?: SeriesPoint[];
 }
 
 export interface FleetSeries {
@@ -95,6 +99,11 @@ export interface GpuWindowStats {
   eccUncorrectedIncrease: number | null;
   /** the newest data point in the window */
   lastAt: Date | null;
+  /** SM active (DCGM profiling) over the window; absent or null where the GPU has none */
+  smActiveMax?: number | null;
+  smActiveAvg?: number | null;
+  /** share of the window with an SM active reading, 0-1 */
+  smActiveCoverage?: number;
 }
 
 /** Share of a window one physical GPU spent above a utilization threshold. */
@@ -117,6 +126,8 @@ export interface GpuSample {
   memUsedBytes: number;
   memTotalBytes: number;
   processes: number;
+  /** SM active 0-1 where the GPU has DCGM profiling (the idle rule prefers it) */
+  smActive?: number | null;
   /** Set on a MIG slice: the uuid of the physical GPU it is carved from. */
   migParentUuid?: string;
   /** Share of the parent GPU this slice represents (e.g. 3/7 for a 3g slice). */

@@ -23,6 +23,7 @@ export async function embeddedGpuWindow(db: Db, from: Date, to: Date): Promise<G
       processes: true,
       eccUncorrected: true,
       minuteStart: true,
+      smActive: true,
     },
     _min: { eccUncorrected: true },
     _avg: {
@@ -30,8 +31,9 @@ export async function embeddedGpuWindow(db: Db, from: Date, to: Date): Promise<G
       tempCelsius: true,
       thermalThrottleRatio: true,
       powerThrottleRatio: true,
+      smActive: true,
     },
-    _count: { util: true, tempCelsius: true, thermalThrottleRatio: true },
+    _count: { util: true, tempCelsius: true, thermalThrottleRatio: true, smActive: true },
   });
   const minutes = windowMinutes(from, to);
   const share = (n: number) => Math.min(1, n / minutes);
@@ -55,6 +57,9 @@ export async function embeddedGpuWindow(db: Db, from: Date, to: Date): Promise<G
         ? null
         : r._max.eccUncorrected - r._min.eccUncorrected,
     lastAt: r._max.minuteStart,
+    smActiveMax: r._max.smActive,
+    smActiveAvg: r._avg.smActive,
+    smActiveCoverage: share(r._count.smActive),
   }));
 }
 

@@ -26,6 +26,7 @@ export async function embeddedHourSamples(db: Db, from: Date, to: Date): Promise
       memUsedBytes: Number(m.memUsedBytes ?? 0),
       memTotalBytes: Number(m.memTotalBytes ?? 0),
       processes: m.processes ?? 0,
+      ...(m.smActive !== null ? { smActive: m.smActive } : {}),
       ...(info?.parentUuid ? { migParentUuid: info.parentUuid } : {}),
       ...(info?.parentUuid ? { migFraction: migFraction(info.migProfile) } : {}),
     };

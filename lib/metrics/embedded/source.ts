@@ -50,6 +50,7 @@ export function createEmbeddedSource(db: Db, intervalS: number): MetricsSource {
           powerWatts: reporting ? (m?.powerWatts ?? null) : null,
           tempCelsius: reporting ? (m?.tempCelsius ?? null) : null,
           processes: reporting ? (m?.processes ?? null) : null,
+          smActive: reporting ? (m?.smActive ?? null) : null,
           lastSeen: g.lastSeen,
           reporting,
           parentUuid: g.parentUuid,
@@ -112,6 +113,7 @@ export function createEmbeddedSource(db: Db, intervalS: number): MetricsSource {
           powerWatts: series((r) => r.powerWatts),
           tempCelsius: series((r) => r.tempCelsius),
           smClockHz: series((r) => r.smClockHz),
+          smActive: mine.some((r) => r.smActive !== null) ? series((r) => r.smActive) : [],
         };
       });
     },

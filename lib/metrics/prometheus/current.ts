@@ -1,6 +1,7 @@
 import { promNumber, type InstantVector, type PromClient } from "./api.ts";
 import type { CurrentGpu } from "../source.ts";
 import { METRIC as M } from "../../../exporter/contract.ts";
+import { METRIC_EXT as X } from "../contract-ext.ts";
 
 // Every GPU's current figures from Prometheus in a few small queries: one per metric, each
 // aggregated down to the labels the join needs, so 10,000 GPUs cost ~10k short series per query
@@ -10,7 +11,14 @@ import { METRIC as M } from "../../../exporter/contract.ts";
 /** Labels that identify a GPU or MIG slice of one exporter (`instance`). */
 const KEY = "instance, uuid, gpu, gpu_instance_id";
 
-type Field = "util" | "memUsedBytes" | "memTotalBytes" | "powerWatts" | "tempCelsius" | "processes";
+type Field =
+  | "util"
+  | "memUsedBytes"
+  | "memTotalBytes"
+  | "powerWatts"
+  | "tempCelsius"
+  | "processes"
+  | "smActive";
 
 /** Per-GPU value metrics and the field each fills. */
 export const CURRENT_VALUES: ReadonlyArray<[Field, string]> = [
@@ -20,6 +28,7 @@ export const CURRENT_VALUES: ReadonlyArray<[Field, string]> = [
   ["powerWatts", M.power],
   ["tempCelsius", M.temp],
   ["processes", M.processes],
+  ["smActive", X.smActive],
 ];
 
 export const CURRENT_QUERIES = {

@@ -3,6 +3,7 @@ import type { Db } from "../../db.ts";
 import { promNumber, type InstantVector, type PromClient } from "./api.ts";
 import { GPU_EVENT_EXPRS, GPU_EVENT_RECORDED } from "./recording-rules.ts";
 import { METRIC as M } from "../../../exporter/contract.ts";
+import { METRIC_EXT as X } from "../contract-ext.ts";
 import type { GpuShareAbove, GpuWindowStats } from "../source.ts";
 
 // Prometheus mode: the same window statistics from *_over_time queries evaluated at the window's
@@ -26,6 +27,9 @@ export function windowQueries(seconds: number): Record<string, string> {
     tempCount: `count_over_time(${M.temp}{${WHOLE}}[${d}])`,
     ecc: `increase(${M.ecc}{type="uncorrected",${WHOLE}}[${d}])`,
     lastAt: `timestamp(${M.gpuInfo})`,
+    smActiveMax: `max_over_time(${X.smActive}{${WHOLE}}[${d}])`,
+    smActiveAvg: `avg_over_time(${X.smActive}{${WHOLE}}[${d}])`,
+    smActiveCount: `count_over_time(${X.smActive}{${WHOLE}}[${d}])`,
   };
 }
 
@@ -156,6 +160,9 @@ export async function promGpuWindow(
         throttleCoverage: 0,
         eccUncorrectedIncrease: null,
         lastAt: null,
+        smActiveMax: null,
+        smActiveAvg: null,
+        smActiveCoverage: 0,
       };
       stats.set(key, s);
     }
@@ -185,6 +192,9 @@ export async function promGpuWindow(
   each("eventCount", (s, v) => (s.throttleCoverage = Math.min(1, v / throttle.expected)));
   each("ecc", (s, v) => (s.eccUncorrectedIncrease = Math.round(v)));
   each("lastAt", (s, v) => (s.lastAt = new Date(v * 1000)));
+  each("smActiveMax", (s, v) => (s.smActiveMax = v));
+  each("smActiveAvg", (s, v) => (s.smActiveAvg = v));
+  each("smActiveCount", (s, v, i) => (s.smActiveCoverage = ratioOf(v, i)));
   return [...stats.values()];
 }
 

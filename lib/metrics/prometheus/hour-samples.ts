@@ -1,5 +1,6 @@
 import "server-only";
 import { METRIC as M } from "../../../exporter/contract.ts";
+import { METRIC_EXT as X } from "../contract-ext.ts";
 import { migFraction } from "../../core/mig.ts";
 import type { GpuSample, SamplesByHost } from "../source.ts";
 import { promNumber, type PromClient, type RangeMatrix } from "./api.ts";
@@ -25,7 +26,7 @@ export async function promHourSamples(
       metric: series.metric,
       values: series.values.map(([t, v]) => [t - stepS, v] as [number, string]),
     }));
-  const [up, util, used, total, procs, info, migUsed, migTotal] = await Promise.all([
+  const [up, util, used, total, procs, info, migUsed, migTotal, active] = await Promise.all([
     q(
       `max by (hostname) (max_over_time(up${w}) * on(instance) group_left(hostname) ${M.hostInfo})`,
     ),
@@ -36,6 +37,7 @@ export async function promHourSamples(
     client.query(withHost(M.gpuInfo), to),
     q(withHost(`max_over_time(${M.migMemUsed}${w})`)),
     q(withHost(`max_over_time(${M.migMemTotal}${w})`)),
+    q(withHost(`avg_over_time(${X.smActive}${w})`)),
   ]);
   const names = new Map(info.map((s) => [s.metric.uuid ?? "", s.metric.name ?? "unknown"]));
   type Acc = Map<number, Map<string, GpuSample>>;
@@ -74,6 +76,7 @@ export async function promHourSamples(
   fill(used, false, (s, v) => (s.memUsedBytes = v));
   fill(total, false, (s, v) => (s.memTotalBytes = v));
   fill(procs, false, (s, v) => (s.processes = v));
+  fill(active, false, (s, v) => (s.smActive = v));
   fill(migUsed, true, (s, v) => (s.memUsedBytes = v));
   fill(migTotal, true, (s, v) => (s.memTotalBytes = v));
 

@@ -1,4 +1,5 @@
 import { METRIC as M } from "../../../exporter/contract.ts";
+import { METRIC_EXT as X } from "../contract-ext.ts";
 import type { InstantVector, PromClient } from "./api.ts";
 
 /** What Prometheus knows of the fleet now: ingest's discovery turns it into hosts and GPUs. */
@@ -7,14 +8,30 @@ export interface PromInventory {
   ups: InstantVector;
   gpuInfos: InstantVector;
   memTotals: InstantVector;
+  /** spot hosts only: gpu_host_interruption_pending / _time_seconds, by `instance` */
+  interruptionPending: InstantVector;
+  interruptionTime: InstantVector;
+  vgpuLicensed: InstantVector;
 }
 
 export async function queryInventory(client: PromClient): Promise<PromInventory> {
-  const [hostInfos, ups, gpuInfos, memTotals] = await Promise.all([
-    client.query(M.hostInfo),
-    client.query(M.up),
-    client.query(M.gpuInfo),
-    client.query(M.memTotal),
-  ]);
-  return { hostInfos, ups, gpuInfos, memTotals };
+  const [hostInfos, ups, gpuInfos, memTotals, interruptionPending, interruptionTime, vgpuLicensed] =
+    await Promise.all([
+      client.query(M.hostInfo),
+      client.query(M.up),
+      client.query(M.gpuInfo),
+      client.query(M.memTotal),
+      client.query(X.interruptionPending),
+      client.query(X.interruptionTime),
+      client.query(X.vgpuLicensed),
+    ]);
+  return {
+    hostInfos,
+    ups,
+    gpuInfos,
+    memTotals,
+    interruptionPending,
+    interruptionTime,
+    vgpuLicensed,
+  };
 }

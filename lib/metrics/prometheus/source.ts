@@ -23,6 +23,7 @@ import type {
   TimeRange,
 } from "../source.ts";
 import { METRIC as M } from "../../../exporter/contract.ts";
+import { METRIC_EXT as X } from "../contract-ext.ts";
 
 // Reads every live and historical GPU metric from a Prometheus-compatible API. Hosts are joined to
 // their GPU series through the `instance` label of gpu_host_info, which the exporter serves.
@@ -108,13 +109,14 @@ export function createPrometheusSource(
       const step = bucketMs(range.from, range.to, range.maxPoints) / 1000;
       const q = (metric: string) =>
         track(client.queryRange(onHost(metric, hostname), range.from, range.to, step));
-      const [info, util, mem, power, temp, sm] = await Promise.all([
+      const [info, util, mem, power, temp, sm, active] = await Promise.all([
         client.query(onHost(M.gpuInfo, hostname)),
         q(M.util),
         q(M.memUsed),
         q(M.power),
         q(M.temp),
         q(M.smClock),
+        q(X.smActive),
       ]);
       const pick = (m: RangeMatrix, uuid: string) =>
         toPoints(m.find((s) => s.metric.uuid === uuid && s.metric.gpu_instance_id === undefined));
@@ -132,6 +134,7 @@ export function createPrometheusSource(
           powerWatts: pick(power, g.uuid),
           tempCelsius: pick(temp, g.uuid),
           smClockHz: pick(sm, g.uuid),
+          smActive: pick(active, g.uuid),
         }));
     },
 
