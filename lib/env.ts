@@ -32,6 +32,8 @@ const schema = z
     GPUFLEET_SCRAPE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
     GPUFLEET_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
     GPUFLEET_COLLECTOR: z.enum(["0", "1"]).default("1"),
+    /** On SIGTERM/SIGINT: how long the server waits for notification sends in flight. */
+    GPUFLEET_STOP_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
     /** The address people use to reach the app; https:// makes the session cookie Secure. */
     GPUFLEET_PUBLIC_URL: z.url().optional(),
     /** Proxies (IPs or CIDRs, comma-separated) whose X-Forwarded-For is believed; none by default. */

@@ -49,11 +49,35 @@ server.listen(port, hostname, () => {
   console.log(`gpufleet serve: listening on http://${hostname}:${port}`);
 });
 
+// Graceful stop: no new connections, the collector (started in this process by
+// instrumentation.ts) stops ticking, waits up to GPUFLEET_STOP_TIMEOUT_MS for notification sends in
+// flight and releases its lease so a replica takes over on its next tick; then Next closes.
+type StopCollector = () => Promise<{ drained: boolean }>;
+async function stopCollector(): Promise<void> {
+  const stop = (globalThis as { gpufleetStopCollector?: StopCollector }).gpufleetStopCollector;
+  if (!stop) return;
+  try {
+    const { drained } = await stop();
+    if (!drained)
+      console.error(
+        `gpufleet serve: sends still in flight after ${env.GPUFLEET_STOP_TIMEOUT_MS} ms; ` +
+          "they are sent again, with the same Idempotency-Key, once their claim expires",
+      );
+  } catch (e) {
+    console.error(`gpufleet serve: stopping the collector failed: ${(e as Error).message}`);
+  }
+}
+
 function shutdown(code: number) {
   server.close();
-  server.closeAllConnections();
-  void app.close().finally(() => process.exit(code));
-  setTimeout(() => process.exit(code), 5000).unref();
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(code), env.GPUFLEET_STOP_TIMEOUT_MS + 5000).unref();
+  void stopCollector()
+    .then(() => {
+      server.closeAllConnections();
+      return app.close();
+    })
+    .finally(() => process.exit(code));
 }
 process.once("SIGTERM", () => shutdown(143));
 process.once("SIGINT", () => shutdown(130));

@@ -84,7 +84,8 @@ function stop(code = 0): void {
       }
     }
     process.exit(code);
-  }, 3000).unref();
+    // the server waits up to GPUFLEET_STOP_TIMEOUT_MS for sends in flight (and 5 s more to close)
+  }, settings.GPUFLEET_STOP_TIMEOUT_MS + 6000).unref();
   Promise.all(
     children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once("exit", r)))),
   ).then(() => process.exit(code));

@@ -25,6 +25,8 @@ export interface App {
   url: string;
   /** the bench admin's session cookie: every page and API call needs a signed-in user */
   cookie: string;
+  /** the app's store, for benches that seed it or count what was written */
+  dbUrl: string;
 }
 
 const BENCH_ADMIN = { email: "bench@gpufleet.test", password: "bench-admin-password" };
@@ -68,7 +70,14 @@ export type Mode = "embedded" | "prometheus";
 
 export async function startApp(
   dir: string,
-  opts: { mode: Mode; targetsFile?: string; prometheusUrl?: string; intervalS?: number },
+  opts: {
+    mode: Mode;
+    targetsFile?: string;
+    prometheusUrl?: string;
+    intervalS?: number;
+    /** more variables for the app (e.g. GPUFLEET_TRUSTED_PROXIES for many client addresses) */
+    env?: Record<string, string>;
+  },
 ): Promise<App> {
   const dbUrl = `file:${join(dir, `app-${opts.mode}-${Date.now()}.db`)}`;
   await migrate(dbUrl, { quiet: true });
@@ -82,6 +91,7 @@ export async function startApp(
     GPUFLEET_SCRAPE_CONCURRENCY: "32",
     GPUFLEET_TARGETS_FILE: opts.mode === "embedded" ? opts.targetsFile : undefined,
     PROMETHEUS_URL: opts.mode === "prometheus" ? opts.prometheusUrl : undefined,
+    ...opts.env,
   };
   const proc = start(
     `app (${opts.mode})`,
@@ -91,7 +101,7 @@ export async function startApp(
   );
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(proc, `${url}/api/health`, 120_000);
-  return { proc, url, cookie: await signIn(url) };
+  return { proc, url, cookie: await signIn(url), dbUrl };
 }
 
 interface FleetCounts {

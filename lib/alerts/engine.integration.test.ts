@@ -94,30 +94,37 @@ describe("idle rule on 1-minute series", () => {
     expect(await db.notification.count()).toBe(3);
   });
 
-  it("a flapping GPU within the cool-down stays one alert and is not notified again", async () => {
-    const flap = async () => db.alert.findMany({ where: { gpuUuid: "GPU-flap", ruleId } });
-    await evaluate(min(2)); // the busy minute is in the window: resolved
+  it("a flapping GPU stays one firing alert within the resolve hold; a later return is told anew", async () => {
+    const flap = async () =>
+      db.alert.findMany({ where: { gpuUuid: "GPU-flap", ruleId }, orderBy: { startsAt: "asc" } });
+    await evaluate(min(2)); // the busy minute is in the window: resolving, still firing to channels
     let rows = await flap();
-    expect(rows.map((a) => a.state)).toEqual(["resolved"]);
+    expect(rows.map((a) => [a.state, a.clearSince?.toISOString()])).toEqual([
+      ["firing", min(2).toISOString()],
+    ]);
     const id = rows[0]?.id ?? "";
-    expect((await notifications(id)).map((n) => n.transition)).toEqual(["firing", "resolved"]);
-    await evaluate(min(35)); // idle again 33 min after resolving, within the 60-min cool-down
+    await evaluate(min(4)); // 2 min clear: inside the 5-min hold
+    expect((await flap()).map((a) => a.state)).toEqual(["firing"]);
+    await evaluate(min(35)); // idle again: the flap never reached the channels
     rows = await flap();
-    expect(rows.map((a) => a.state)).toEqual(["firing"]);
+    expect(rows.map((a) => [a.state, a.clearSince])).toEqual([["firing", null]]);
+    expect((await notifications(id)).map((n) => n.transition)).toEqual(["firing"]);
+    // busy at +120: clear for 30 min, past the hold: resolved (ended when it cleared), and told
+    await evaluate(min(121));
+    await evaluate(min(127));
+    rows = await flap();
+    expect(rows.map((a) => [a.state, a.endsAt?.toISOString()])).toEqual([
+      ["resolved", min(121).toISOString()],
+    ]);
     expect((await notifications(id)).map((n) => n.transition)).toEqual(["firing", "resolved"]);
     const events = await db.alertEvent.findMany({ where: { alertId: id }, orderBy: { at: "asc" } });
-    expect(events.map((e) => `${e.from}->${e.to}`)).toEqual([
-      "null->firing",
-      "firing->resolved",
-      "resolved->firing",
-    ]);
-    expect(events[2]?.note).toContain("cool-down");
-    // busy at +120, resolved; idle again at +155: 2 h after the first resolution but only 33 min
-    // after this one, so still the same alert; the story ends there.
-    await evaluate(min(121));
+    expect(events.map((e) => `${e.from}->${e.to}`)).toEqual(["null->firing", "firing->resolved"]);
+    // idle again at +155, within the cool-down: a new alert, notified, so the channel's last
+    // message ("firing") matches the state
     await evaluate(min(155));
-    expect((await flap()).length).toBe(1);
-    expect((await notifications(id)).length).toBe(2);
+    rows = await flap();
+    expect(rows.map((a) => a.state)).toEqual(["resolved", "firing"]);
+    expect((await notifications(rows[1]?.id)).map((n) => n.transition)).toEqual(["firing"]);
   });
 
   it("acknowledge, snooze and resolve are recorded with who and when; a snoozed alert stays quiet", async () => {
@@ -138,6 +145,10 @@ describe("idle rule on 1-minute series", () => {
       data: { util: 0.9 },
     });
     await evaluate(min(171));
+    expect((await db.alert.findUniqueOrThrow({ where: { id: held.id } })).state).toBe(
+      "acknowledged", // resolving: the condition must stay clear for the 5-min hold
+    );
+    await evaluate(min(176));
     expect((await db.alert.findUniqueOrThrow({ where: { id: held.id } })).state).toBe("resolved");
     expect((await notifications(held.id)).map((n) => n.transition)).toEqual(["firing"]);
     const events = await db.alertEvent.findMany({
@@ -156,7 +167,7 @@ describe("idle rule on 1-minute series", () => {
     const empty = await db.alert.findFirstOrThrow({ where: { gpuUuid: "GPU-empty", ruleId } });
     await resolveAlert(await alertInScope(empty.id, null, db), "dave", "known, draining", {
       client: db,
-      now: min(172),
+      now: min(177),
     });
     const resolved = await db.alert.findUniqueOrThrow({ where: { id: empty.id } });
     expect([resolved.state, resolved.resolvedBy]).toEqual(["resolved", "dave"]);
@@ -166,7 +177,7 @@ describe("idle rule on 1-minute series", () => {
     ]);
     await evaluate(min(180));
     expect(await db.alert.count({ where: { gpuUuid: "GPU-empty" } })).toBe(1);
-    await evaluate(min(240)); // 68 min later: past the cool-down, still empty → a new alert
+    await evaluate(min(240)); // 63 min later: past the cool-down, still empty → a new alert
     const all = await db.alert.findMany({
       where: { gpuUuid: "GPU-empty" },
       orderBy: { startsAt: "asc" },

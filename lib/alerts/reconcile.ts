@@ -2,11 +2,20 @@ import "server-only";
 import type { Db } from "../db.ts";
 import { isUniqueViolation } from "../core/store-errors.ts";
 import { channelsNotifiedOfFiring, enqueueNotifications } from "../notify/enqueue.ts";
+import { RETIRED_HOST_STATE } from "../fleet/host-state.ts";
 import type { Condition } from "./facts.ts";
 
 // Turns a rule's conditions into alert state. Every change is one conditional statement (no
 // interactive transaction), so two processes evaluating at once cannot both win: the unique
 // openKey allows one open alert per fingerprint, and reopen / resolve only match the state read.
+//
+// Flapping is damped as Alertmanager's resolve_timeout / Prometheus's keep_firing_for do: a
+// cleared condition first makes the alert "resolving" (clearSince set, still firing to channels);
+// it resolves only once the condition stayed clear for the hold. A condition that returns after
+// that opens a NEW alert, notified, so each channel's last message always matches the state.
+
+/** How long a condition must stay clear before its alert resolves, unless the rule says. */
+export const DEFAULT_RESOLVE_HOLD_S = 300;
 
 export interface ReconcileResult {
   fired: number;
@@ -63,7 +72,10 @@ function routable(a: AlertRow, c: Condition | null, hostname: string | null) {
 export interface RuleRef {
   id: string;
   kind: string;
+  /** after a person resolves an alert, a still-true condition stays quiet this long */
   cooldownSeconds: number;
+  /** the resolve hold; DEFAULT_RESOLVE_HOLD_S when absent, 0 resolves at once */
+  resolveHoldSeconds?: number;
 }
 
 export async function reconcileRule(
@@ -92,15 +104,38 @@ export async function reconcileRule(
     await fire(db, rule, c, now, result, nameOf(c.hostId));
   }
 
+  const holdMs = Math.max(0, rule.resolveHoldSeconds ?? DEFAULT_RESOLVE_HOLD_S) * 1000;
+  const gone = await retiredHosts(db, open, seen);
   for (const a of open) {
     if (seen.has(a.fingerprint)) continue;
+    const clearSince = a.clearSince ?? now;
+    // a retired host cannot flap: its alerts resolve at once
+    const hold = a.hostId !== null && gone.has(a.hostId) ? 0 : holdMs;
+    if (now.getTime() - clearSince.getTime() < hold) {
+      // resolving: still firing to channels until the condition stays clear for the hold
+      if (a.clearSince === null)
+        await db.alert.updateMany({
+          where: { id: a.id, openKey: a.fingerprint, clearSince: null },
+          data: { clearSince: now },
+        });
+      continue;
+    }
     const done = await db.alert.updateMany({
       where: { id: a.id, openKey: a.fingerprint },
-      data: { state: "resolved", endsAt: now, openKey: null },
+      data: { state: "resolved", endsAt: clearSince, openKey: null, clearSince },
     });
     if (done.count !== 1) continue;
     result.resolved++;
-    await addEvent(db, a.id, a.state, "resolved", now, "condition cleared");
+    await addEvent(
+      db,
+      a.id,
+      a.state,
+      "resolved",
+      now,
+      hold > 0
+        ? `condition cleared at ${clearSince.toISOString()} and stayed clear`
+        : "condition cleared",
+    );
     if (!snoozed(a, now)) {
       const told = await channelsNotifiedOfFiring(db, a.id);
       if (told.size > 0)
@@ -116,6 +151,24 @@ export async function reconcileRule(
   return result;
 }
 
+/** Hosts retired (or removed) among those of the open alerts whose condition cleared. */
+async function retiredHosts(
+  db: Db,
+  open: readonly AlertRow[],
+  seen: ReadonlySet<string>,
+): Promise<Set<string>> {
+  const ids = [
+    ...new Set(open.flatMap((a) => (!seen.has(a.fingerprint) && a.hostId ? [a.hostId] : []))),
+  ];
+  if (ids.length === 0) return new Set();
+  const live = await db.host.findMany({
+    where: { id: { in: ids }, state: { not: RETIRED_HOST_STATE } },
+    select: { id: true },
+  });
+  const alive = new Set(live.map((h) => h.id));
+  return new Set(ids.filter((id) => !alive.has(id)));
+}
+
 /** An open alert whose condition still holds: keep its text current, escalate on a new level. */
 async function refresh(
   db: Db,
@@ -127,6 +180,13 @@ async function refresh(
 ) {
   const details = detailsOf(c);
   const escalated = c.level !== undefined && c.level > levelOf(a.details);
+  if (a.clearSince !== null) {
+    // back within the resolve hold: it never stopped firing as far as channels know
+    await db.alert.updateMany({
+      where: { id: a.id, openKey: a.fingerprint },
+      data: { clearSince: null },
+    });
+  }
   if (a.summary === c.summary && a.details === details && a.severity === c.severity) return;
   const done = await db.alert.updateMany({
     where: { id: a.id, openKey: a.fingerprint },
@@ -158,47 +218,16 @@ async function fire(
   });
   const details = detailsOf(c);
   const coolingSince = now.getTime() - rule.cooldownSeconds * 1000;
-  if (last && last.state === "resolved" && last.endsAt && last.endsAt.getTime() > coolingSince) {
-    // Resolved by a person: stay quiet for the cool-down even if the condition persists.
-    if (last.resolvedBy !== null) return;
-    let reopened;
-    try {
-      reopened = await db.alert.updateMany({
-        where: { id: last.id, state: "resolved", openKey: null },
-        data: {
-          state: "firing",
-          openKey: c.fingerprint,
-          endsAt: null,
-          summary: c.summary,
-          details,
-          severity: c.severity,
-          acknowledgedBy: null,
-          acknowledgedAt: null,
-        },
-      });
-    } catch (e) {
-      if (isUniqueViolation(e)) return;
-      throw e;
-    }
-    if (reopened.count !== 1) return;
-    result.fired++;
-    await addEvent(
-      db,
-      last.id,
-      "resolved",
-      "firing",
-      now,
-      "condition returned within the cool-down: not notified again",
-    );
-    if (c.level !== undefined && c.level > levelOf(last.details) && !snoozed(last, now))
-      result.queued += await enqueueNotifications(
-        db,
-        routable(last, c, hostname),
-        firingTransition(c),
-        now,
-      );
+  // Resolved by a person: stay quiet for the cool-down even if the condition persists. One that
+  // resolved by itself was told to channels as resolved, so its return is a new, notified alert.
+  if (
+    last &&
+    last.state === "resolved" &&
+    last.resolvedBy !== null &&
+    last.endsAt &&
+    last.endsAt.getTime() > coolingSince
+  )
     return;
-  }
   const inheritSnooze = last && snoozed(last, now) ? last.snoozedUntil : null;
   let created;
   try {

@@ -8,7 +8,7 @@ import type { MetricsSource } from "../metrics/source.ts";
 import { scrapeAll } from "../ingest/scrape.ts";
 import { readTargetsFile } from "../ingest/targets.ts";
 import { discoverFromPrometheus } from "../ingest/discover-prometheus.ts";
-import { tryAcquireLease } from "./lease.ts";
+import { releaseLease, tryAcquireLease } from "./lease.ts";
 import { newRecorderState, recordScrapes } from "../ingest/record-scrapes.ts";
 import { syncTargets } from "../ingest/sync-targets.ts";
 
@@ -37,10 +37,35 @@ export interface TickContext {
   metrics: MetricsSource;
 }
 
+export interface ShutdownOptions {
+  /** the most it waits, in all, for the tick and the background work in flight */
+  timeoutMs: number;
+  /** background work started by a job that outlives its tick (the delivery run), if any */
+  inFlight?: () => Promise<void> | null;
+}
+
 export interface Collector {
   holder: string;
   tick(): Promise<void>;
   stop(): void;
+  /**
+   * Graceful stop: no new ticks, waits (bounded) for the tick and background work in flight, then
+   * releases the lease so a replica takes over on its next tick. `drained` is false on a timeout.
+   */
+  shutdown(o: ShutdownOptions): Promise<{ drained: boolean }>;
+}
+
+/** Resolves true when `p` settles within `ms`, false otherwise (and never rejects). */
+export function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), Math.max(0, ms));
+    void p
+      .then(
+        () => resolve(true),
+        () => resolve(true),
+      )
+      .finally(() => clearTimeout(timer));
+  });
 }
 
 export function createCollector(db: Db, cfg: CollectorConfig): Collector {
@@ -51,6 +76,7 @@ export function createCollector(db: Db, cfg: CollectorConfig): Collector {
   const log = cfg.log ?? ((m: string) => console.error(`[collector] ${m}`));
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  let current: Promise<void> | null = null;
   let lastPrune = 0;
 
   async function step(name: string, fn: () => Promise<void>) {
@@ -61,7 +87,15 @@ export function createCollector(db: Db, cfg: CollectorConfig): Collector {
     }
   }
 
-  async function tick() {
+  function tick(): Promise<void> {
+    const run = tickOnce().finally(() => {
+      if (current === run) current = null;
+    });
+    current = run;
+    return run;
+  }
+
+  async function tickOnce() {
     const now = new Date();
     const leader = await tryAcquireLease(
       db,
@@ -116,19 +150,35 @@ export function createCollector(db: Db, cfg: CollectorConfig): Collector {
   function schedule() {
     if (stopped) return;
     timer = setTimeout(async () => {
+      if (stopped) return;
       await step("tick", tick);
       schedule();
     }, cfg.intervalS * 1000);
     timer.unref?.();
   }
 
+  function stop() {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  }
+
   if (cfg.autoStart !== false) void step("first tick", tick).then(schedule);
   return {
     holder,
     tick,
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
+    stop,
+    async shutdown(o) {
+      stop();
+      const deadline = Date.now() + o.timeoutMs;
+      let drained = current ? await settlesWithin(current, o.timeoutMs) : true;
+      const background = o.inFlight?.() ?? null;
+      if (drained && background) drained = await settlesWithin(background, deadline - Date.now());
+      try {
+        await releaseLease(db, "collector", holder);
+      } catch (e) {
+        log(`releasing the lease failed: ${(e as Error).message}`);
+      }
+      return { drained };
     },
   };
 }

@@ -117,7 +117,7 @@ async function record(
   outcome: { httpStatus: number | null; error: string | null; durationMs: number },
 ): Promise<void> {
   const recent = await db.notificationAttempt.findMany({
-    where: { notification: { channelId } },
+    where: { notification: { channelId }, finishedAt: { not: null } },
     orderBy: { at: "desc" },
     take: FAILING_AFTER,
     select: { error: true },
@@ -132,6 +132,7 @@ async function record(
     data: {
       notificationId,
       at,
+      finishedAt: at,
       httpStatus: outcome.httpStatus,
       error: outcome.error === null ? null : `re-send: ${outcome.error}`,
       durationMs: outcome.durationMs,

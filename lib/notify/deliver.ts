@@ -18,7 +18,7 @@ import { isHttpUrl, redactText } from "./url.ts";
 // At-least-once delivery. A sender first CLAIMS a due row with one conditional UPDATE (status,
 // attempt count and due time must still be what it read), so two processes never send the same
 // row at once; the claim expires (nextAttemptAt) if the sender dies, and another takes it over.
-// Failures retry with exponential backoff; every attempt is recorded. A target the webhook target
+// Failures retry with exponential backoff; every attempt is recorded, its start before the send. A target the webhook target
 // check refuses (lib/net/webhook-target.ts) fails at once: retrying cannot make it allowed, and
 // so does a 4xx from an Alertmanager (it refused the alerts as sent).
 
@@ -120,7 +120,7 @@ async function deliverOne(
     const error = redactText(refusedMessage(target.reason), n.channel.url);
     const at = o.clock();
     await db.notificationAttempt.create({
-      data: { notificationId: n.id, at, httpStatus: null, error, durationMs: 0 },
+      data: { notificationId: n.id, at, finishedAt: at, httpStatus: null, error, durationMs: 0 },
     });
     await db.notification.updateMany({
       where: mine,
@@ -137,6 +137,11 @@ async function deliverOne(
     host,
   );
   const kind = channelKind(n.channel.kind);
+  // Written before the request goes out: a process killed mid-send leaves "started, no outcome".
+  const attempt = await db.notificationAttempt.create({
+    data: { notificationId: n.id, at: o.clock(), finishedAt: null, durationMs: 0 },
+    select: { id: true },
+  });
   const result = await o.send(
     endpointFor(kind, n.channel.url),
     buildPayload(kind, message, claimedAt, { publicUrl: o.publicUrl }),
@@ -149,14 +154,9 @@ async function deliverOne(
   );
   const error = result.error === null ? null : redactText(result.error, n.channel.url);
   const at = o.clock();
-  await db.notificationAttempt.create({
-    data: {
-      notificationId: n.id,
-      at,
-      httpStatus: result.httpStatus,
-      error,
-      durationMs: result.durationMs,
-    },
+  await db.notificationAttempt.update({
+    where: { id: attempt.id },
+    data: { finishedAt: at, httpStatus: result.httpStatus, error, durationMs: result.durationMs },
   });
   const attempts = n.attempts + 1;
   if (result.ok) {

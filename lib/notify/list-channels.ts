@@ -12,7 +12,8 @@ type ChannelRow = Awaited<ReturnType<Db["channel"]["findMany"]>>[number];
 async function toDto(client: Db, c: ChannelRow): Promise<ChannelDto> {
   const [attempts, counts] = await Promise.all([
     client.notificationAttempt.findMany({
-      where: { notification: { channelId: c.id } },
+      // finished attempts only: one in flight (or cut short by a crash) has no outcome yet
+      where: { notification: { channelId: c.id }, finishedAt: { not: null } },
       orderBy: { at: "desc" },
       take: 10,
       select: { at: true, error: true, httpStatus: true },
