@@ -26,6 +26,14 @@ export const METRIC = {
   processMemory: "gpu_process_memory_used_bytes",
   migMemUsed: "gpu_mig_memory_used_bytes",
   migMemTotal: "gpu_mig_memory_total_bytes",
+  /** spot hosts: 1 once the provider announced a reclaim, and the announced unix time */
+  interruptionPending: "gpu_host_interruption_pending",
+  interruptionTime: "gpu_host_interruption_time_seconds",
+  /** vGPU guests: 1 while licensed */
+  vgpuLicensed: "gpu_vgpu_licensed",
+  /** DCGM profiling, where the hardware gives it (0-1) */
+  smActive: "gpu_sm_active_ratio",
+  tensorActive: "gpu_tensor_active_ratio",
   buildInfo: "gpu_exporter_build_info",
   collectorSuccess: "gpu_exporter_collector_success",
   collectorDuration: "gpu_exporter_collector_duration_seconds",
@@ -41,6 +49,9 @@ export const HOST_INFO_LABELS = [
   "region",
   "pricing_model",
 ] as const;
+
+/** gpu_host_info labels that are facts about the host (stored in their own columns), not labels. */
+export const HOST_FACT_LABELS = ["zone", "instance_id"] as const;
 
 /** Attribution labels on gpu_host_info the app reads (team budgets, cost breakdowns). */
 export const ATTRIBUTION_LABELS = ["team", "project", "owner"] as const;

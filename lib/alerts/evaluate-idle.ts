@@ -11,7 +11,7 @@ import {
   type RuleFacts,
 } from "./facts.ts";
 import type { GpuWindowStats } from "../metrics/source.ts";
-import { SM_ACTIVE_IDLE } from "../metrics/contract-ext.ts";
+import { SM_ACTIVE_IDLE } from "../core/idle.ts";
 
 // Idle GPU: utilization under the threshold for the whole window (max over the window), told
 // apart as HELD (memory allocated or a process attached: someone holds it and does nothing) or

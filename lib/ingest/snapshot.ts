@@ -1,8 +1,12 @@
 import { migKey } from "../core/mig.ts";
 import type { Sample } from "./exposition.ts";
 import type { ProcessInfo } from "../metrics/source.ts";
-import { ATTRIBUTION_LABELS, HOST_INFO_LABELS, METRIC as M } from "../../exporter/contract.ts";
-import { HOST_FACT_LABELS, METRIC_EXT as X } from "../metrics/contract-ext.ts";
+import {
+  ATTRIBUTION_LABELS,
+  HOST_FACT_LABELS,
+  HOST_INFO_LABELS,
+  METRIC as M,
+} from "../../exporter/contract.ts";
 
 // What one scrape of an exporter says about its host, in the metric contract's terms.
 
@@ -120,8 +124,8 @@ const GPU_FIELDS: Record<string, keyof GpuReading> = {
   [M.temp]: "tempCelsius",
   [M.smClock]: "smClockHz",
   [M.processes]: "processes",
-  [X.smActive]: "smActive",
-  [X.tensorActive]: "tensorActive",
+  [M.smActive]: "smActive",
+  [M.tensorActive]: "tensorActive",
 };
 
 function emptyGpu(uuid: string, index: number): GpuReading {
@@ -173,11 +177,11 @@ export function snapshotFromSamples(samples: Sample[]): HostSnapshot {
         g.migMode = (labels.mig_mode ?? "").toLowerCase() === "enabled";
         g.virtualizationMode = labels.virtualization_mode || null;
       }
-    } else if (name === X.interruptionPending) {
+    } else if (name === M.interruptionPending) {
       pending = value;
-    } else if (name === X.interruptionTime) {
+    } else if (name === M.interruptionTime) {
       interruptionS = value;
-    } else if (name === X.vgpuLicensed) {
+    } else if (name === M.vgpuLicensed) {
       const g = gpuFor(labels);
       if (g && Number.isFinite(value)) g.vgpuLicensed = value === 1;
     } else if (name in GPU_FIELDS && labels.gpu_instance_id === undefined) {

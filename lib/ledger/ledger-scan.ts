@@ -2,7 +2,7 @@
 // memory, and how long it was idle under the idle rule. Pure; times are epoch milliseconds.
 import { HOUR_MS } from "../core/time.ts";
 import type { GpuSample, HostSample, IdleRule } from "./ledger-types.ts";
-import { SM_ACTIVE_IDLE } from "../metrics/contract-ext.ts";
+import { SM_ACTIVE_IDLE } from "../core/idle.ts";
 
 export interface UnitStats {
   uuid: string;

@@ -1,7 +1,6 @@
 import { promNumber, type InstantVector, type PromClient } from "./api.ts";
 import type { CurrentGpu } from "../source.ts";
 import { METRIC as M } from "../../../exporter/contract.ts";
-import { METRIC_EXT as X } from "../contract-ext.ts";
 
 // Every GPU's current figures from Prometheus in a few small queries: one per metric, each
 // aggregated down to the labels the join needs, so 10,000 GPUs cost ~10k short series per query
@@ -28,7 +27,7 @@ export const CURRENT_VALUES: ReadonlyArray<[Field, string]> = [
   ["powerWatts", M.power],
   ["tempCelsius", M.temp],
   ["processes", M.processes],
-  ["smActive", X.smActive],
+  ["smActive", M.smActive],
 ];
 
 export const CURRENT_QUERIES = {

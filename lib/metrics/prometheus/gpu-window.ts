@@ -3,7 +3,6 @@ import type { Db } from "../../db.ts";
 import { promNumber, type InstantVector, type PromClient } from "./api.ts";
 import { GPU_EVENT_EXPRS, GPU_EVENT_RECORDED } from "./recording-rules.ts";
 import { METRIC as M } from "../../../exporter/contract.ts";
-import { METRIC_EXT as X } from "../contract-ext.ts";
 import type { GpuShareAbove, GpuWindowStats } from "../source.ts";
 
 // Prometheus mode: the same window statistics from *_over_time queries evaluated at the window's
@@ -27,9 +26,9 @@ export function windowQueries(seconds: number): Record<string, string> {
     tempCount: `count_over_time(${M.temp}{${WHOLE}}[${d}])`,
     ecc: `increase(${M.ecc}{type="uncorrected",${WHOLE}}[${d}])`,
     lastAt: `timestamp(${M.gpuInfo})`,
-    smActiveMax: `max_over_time(${X.smActive}{${WHOLE}}[${d}])`,
-    smActiveAvg: `avg_over_time(${X.smActive}{${WHOLE}}[${d}])`,
-    smActiveCount: `count_over_time(${X.smActive}{${WHOLE}}[${d}])`,
+    smActiveMax: `max_over_time(${M.smActive}{${WHOLE}}[${d}])`,
+    smActiveAvg: `avg_over_time(${M.smActive}{${WHOLE}}[${d}])`,
+    smActiveCount: `count_over_time(${M.smActive}{${WHOLE}}[${d}])`,
   };
 }
 

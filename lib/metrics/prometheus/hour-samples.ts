@@ -1,6 +1,5 @@
 import "server-only";
 import { METRIC as M } from "../../../exporter/contract.ts";
-import { METRIC_EXT as X } from "../contract-ext.ts";
 import { migFraction } from "../../core/mig.ts";
 import type { GpuSample, SamplesByHost } from "../source.ts";
 import { promNumber, type PromClient, type RangeMatrix } from "./api.ts";
@@ -37,7 +36,7 @@ export async function promHourSamples(
     client.query(withHost(M.gpuInfo), to),
     q(withHost(`max_over_time(${M.migMemUsed}${w})`)),
     q(withHost(`max_over_time(${M.migMemTotal}${w})`)),
-    q(withHost(`avg_over_time(${X.smActive}${w})`)),
+    q(withHost(`avg_over_time(${M.smActive}${w})`)),
   ]);
   const names = new Map(info.map((s) => [s.metric.uuid ?? "", s.metric.name ?? "unknown"]));
   type Acc = Map<number, Map<string, GpuSample>>;

@@ -1,5 +1,4 @@
 import { METRIC as M } from "../../../exporter/contract.ts";
-import { METRIC_EXT as X } from "../contract-ext.ts";
 import type { InstantVector, PromClient } from "./api.ts";
 
 /** What Prometheus knows of the fleet now: ingest's discovery turns it into hosts and GPUs. */
@@ -21,9 +20,9 @@ export async function queryInventory(client: PromClient): Promise<PromInventory>
       client.query(M.up),
       client.query(M.gpuInfo),
       client.query(M.memTotal),
-      client.query(X.interruptionPending),
-      client.query(X.interruptionTime),
-      client.query(X.vgpuLicensed),
+      client.query(M.interruptionPending),
+      client.query(M.interruptionTime),
+      client.query(M.vgpuLicensed),
     ]);
   return {
     hostInfos,

@@ -23,7 +23,6 @@ import type {
   TimeRange,
 } from "../source.ts";
 import { METRIC as M } from "../../../exporter/contract.ts";
-import { METRIC_EXT as X } from "../contract-ext.ts";
 
 // Reads every live and historical GPU metric from a Prometheus-compatible API. Hosts are joined to
 // their GPU series through the `instance` label of gpu_host_info, which the exporter serves.
@@ -116,7 +115,7 @@ export function createPrometheusSource(
         q(M.power),
         q(M.temp),
         q(M.smClock),
-        q(X.smActive),
+        q(M.smActive),
       ]);
       const pick = (m: RangeMatrix, uuid: string) =>
         toPoints(m.find((s) => s.metric.uuid === uuid && s.metric.gpu_instance_id === undefined));
