@@ -171,7 +171,16 @@ describe("README: run it on your fleet with Prometheus", () => {
       type Rule = { id: string; name: string; kind: string; params: Record<string, unknown> };
       const { rules } = (await api("/api/rules")) as { rules: Rule[] };
       expect(rules.map((r) => r.kind).sort()).toEqual(
-        ["budget", "ecc", "exporter_down", "gpu_missing", "idle", "temperature", "throttle"].sort(),
+        [
+          "budget",
+          "ecc",
+          "exporter_down",
+          "gpu_missing",
+          "idle",
+          "spot_interruption",
+          "temperature",
+          "throttle",
+        ].sort(),
       );
       const idle = rules.find((r) => r.kind === "idle");
       await api(`/api/rules/${idle?.id ?? ""}`, {

@@ -7,8 +7,18 @@ export const GPU_METRICS = [
   "powerWatts",
   "tempCelsius",
   "smClockHz",
+  "smActive",
 ] as const;
 export type GpuMetric = (typeof GPU_METRICS)[number];
+
+/**
+ * The metrics worth a chart for these GPUs: SM active (DCGM profiling) only where some GPU has a
+ * reading, the rest always.
+ */
+export function gpuMetricsFor(gpus: readonly GpuSeriesDto[]): GpuMetric[] {
+  const sm = gpus.some((g) => (g.smActive ?? []).some((p) => p.v !== null));
+  return GPU_METRICS.filter((m) => m !== "smActive" || sm);
+}
 
 export const METRIC_INFO: Record<
   GpuMetric,
@@ -19,6 +29,7 @@ export const METRIC_INFO: Record<
   powerWatts: { label: "Power draw", unit: "W", scale: (v) => v },
   tempCelsius: { label: "Temperature", unit: "°C", scale: (v) => v },
   smClockHz: { label: "SM clock", unit: "MHz", scale: (v) => v / 1e6 },
+  smActive: { label: "SM active", unit: "%", scale: (v) => v * 100, max: 100 },
 };
 
 // Okabe–Ito: eight colours distinguishable with every common colour-vision deficiency. Past eight
@@ -62,7 +73,7 @@ export function shapeGpuMetric(gpus: readonly GpuSeriesDto[], metric: GpuMetric)
   let hasData = false;
   const lines = sorted.map((g, i) => {
     const key = `g${g.index}`;
-    for (const p of g[metric]) {
+    for (const p of g[metric] ?? []) {
       const row = byT.get(p.t) ?? ({ t: p.t } as MetricRow);
       const v = p.v === null ? null : round(info.scale(p.v));
       if (v !== null) hasData = true;

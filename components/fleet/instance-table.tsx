@@ -11,6 +11,7 @@ import type { SortKey, TableQuery } from "@/lib/zod/schemas/instance-query.ts";
 import { HOST_STATES } from "@/lib/zod/schemas/instance.ts";
 import { TableWrap } from "../table-wrap.tsx";
 import { instanceHref } from "@/lib/fleet/instance-href.ts";
+import { reclaimNote, vgpuBadgeTitle } from "@/lib/fleet/host-facts.ts";
 
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: "hostname", label: "Host" },
@@ -123,10 +124,28 @@ function Filters({
 
 function Row({ r, canPrice }: { r: InstanceRow; canPrice: boolean }) {
   const mem = r.memUsedBytes !== null && r.memTotalBytes ? r.memUsedBytes / r.memTotalBytes : null;
+  const vgpu = vgpuBadgeTitle(r);
+  const reclaim = reclaimNote(r);
   return (
     <tr data-testid="instance-row" data-host={r.hostname} data-team={r.team}>
       <td>
         <Link href={instanceHref(r.hostname)}>{r.hostname}</Link>
+        {vgpu ? (
+          <>
+            {" "}
+            <span className="badge" title={vgpu} data-testid="vgpu-badge">
+              vGPU
+            </span>
+          </>
+        ) : null}
+        {reclaim ? (
+          <>
+            {" "}
+            <span className="muted small" role="note" data-testid="reclaim-note">
+              {reclaim}
+            </span>
+          </>
+        ) : null}
       </td>
       <td>{r.provider}</td>
       <td className="mono">{r.instanceType}</td>

@@ -8,7 +8,7 @@ import { addPriceHref } from "@/lib/pricing/prefill.ts";
 import { instanceQueries } from "@/lib/queries/instances.ts";
 import { HttpError } from "@/lib/queries/fetch-json.ts";
 import { isRange, type Range } from "@/lib/zod/schemas/range.ts";
-import { GPU_METRICS } from "../charts/chart-line-gpu-metric.shape.ts";
+import { gpuMetricsFor } from "../charts/chart-line-gpu-metric.shape.ts";
 import { LazyChartLineGpuMetric } from "../charts/lazy-charts.tsx";
 import { RangePicker } from "../range-picker.tsx";
 import { SourceBanner } from "../source-banner.tsx";
@@ -187,7 +187,7 @@ export function InstanceView({
         </div>
         {series.data ? (
           <div className="chart-grid" data-testid="gpu-charts">
-            {GPU_METRICS.map((m) => (
+            {gpuMetricsFor(series.data.gpus).map((m) => (
               <LazyChartLineGpuMetric key={m} gpus={series.data.gpus} metric={m} domain={domain} />
             ))}
           </div>

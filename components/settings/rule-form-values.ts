@@ -65,6 +65,8 @@ export function params(kind: RuleKind, v: Values): Record<string, unknown> {
           minRatio: pct("minRatioPct"),
           durationMinutes: n("durationMinutes"),
         };
+      case "spot_interruption":
+        return {};
     }
   })();
   return Object.fromEntries(Object.entries(out).filter(([, x]) => x !== undefined));

@@ -259,6 +259,11 @@ export function RuleForm({ rule, onDone }: { rule: RuleDto | null; onDone: () =>
           )}
         </>
       ) : null}
+      {kind === "spot_interruption" ? (
+        <p className="muted small" data-testid="rule-spot-note">
+          Fires while a spot host&apos;s reclaim notice is pending; nothing to tune.
+        </p>
+      ) : null}
       <div className="form-actions">
         <label className="checks">
           <input

@@ -24,6 +24,8 @@ function paramsText(r: RuleDto): string {
       return `above ${String(p.limitCelsius)} °C over ${String(p.durationMinutes)} min`;
     case "throttle":
       return `${Array.isArray(p.classes) ? p.classes.join(" or ") : "?"} throttling ≥ ${pct(p.minRatio)} of ${String(p.durationMinutes)} min`;
+    case "spot_interruption":
+      return "while the provider's reclaim notice is pending";
   }
 }
 

@@ -16,6 +16,7 @@ import {
   evaluateThrottle,
 } from "./evaluate-health.ts";
 import { evaluateIdle, idleWindow } from "./evaluate-idle.ts";
+import { evaluateSpotInterruption } from "./evaluate-spot.ts";
 import {
   ruleFacts,
   type Condition,
@@ -101,6 +102,8 @@ async function conditionsFor(rule: RuleFacts, x: Inputs): Promise<Condition[]> {
       );
     case "throttle":
       return evaluateThrottle(await stats(throttleParamsSchema.parse(rule.params).durationMinutes));
+    case "spot_interruption":
+      return evaluateSpotInterruption(rule, x.hosts.values(), now);
   }
 }
 

@@ -81,6 +81,7 @@ export function ruleFacts(row: {
     "ecc",
     "temperature",
     "throttle",
+    "spot_interruption",
   ];
   if (!kinds.includes(row.kind)) return null;
   const kind = row.kind as RuleKind;

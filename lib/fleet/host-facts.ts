@@ -50,6 +50,13 @@ export function isVgpuGuest(mode: string | null): boolean {
   return (mode ?? "").toUpperCase() === "VGPU";
 }
 
+/** The fleet table's "vGPU" badge title; null when the host has no vGPU guest. */
+export function vgpuBadgeTitle(r: { vgpuGuests: number; gpus: number }): string | null {
+  if (r.vgpuGuests <= 0) return null;
+  const total = Math.max(r.gpus, r.vgpuGuests);
+  return `vGPU guest: ${r.vgpuGuests} of ${total} GPU${total === 1 ? "" : "s"} virtual, each backed by a share of a physical GPU`;
+}
+
 export function inefficientText(f: InefficientView, currency = "USD"): string {
   const pct = (v: number) => `${Math.round(v * 100)} %`;
   const sm = f.smActiveAvg === null ? "" : `, SM active ${pct(f.smActiveAvg)}`;

@@ -34,6 +34,7 @@ export function shapeInstanceGpus(
         powerWatts: g.powerWatts,
         tempCelsius: g.tempCelsius,
         processes: g.processes,
+        smActive: g.smActive ?? null,
         reporting: g.reporting,
         lastSeen: g.lastSeen ? g.lastSeen.toISOString() : null,
         status: cell?.status ?? "not_reporting",

@@ -11,6 +11,7 @@ import type { GridGpu } from "@/lib/zod/schemas/fleet.ts";
 import { buildGrid } from "./grid.ts";
 import { toHealthDto } from "./health.ts";
 import { priceHosts } from "./host-prices.ts";
+import { isVgpuGuest } from "./host-facts.ts";
 import type { HostLike, PriceMap } from "./summarize.ts";
 
 export interface FleetDeps {
@@ -71,13 +72,29 @@ async function inventoryOnly(client: Db): Promise<CurrentGpu[]> {
   }));
 }
 
+/** Each host with the number of its GPUs that are vGPU guests (virtualization mode VGPU). */
+export function withVgpuGuests<H extends { id: string }>(
+  hosts: readonly H[],
+  gpus: readonly { hostId: string; virtualizationMode: string | null }[],
+): (H & { vgpuGuests: number })[] {
+  const count = new Map<string, number>();
+  for (const g of gpus) {
+    if (isVgpuGuest(g.virtualizationMode)) count.set(g.hostId, (count.get(g.hostId) ?? 0) + 1);
+  }
+  return hosts.map((h) => ({ ...h, vgpuGuests: count.get(h.id) ?? 0 }));
+}
+
 /** Everything the fleet page and the instance table need, read once. Never throws for the source. */
 export async function loadFleetSnapshot(deps: FleetDeps): Promise<FleetSnapshot> {
   const client = deps.client ?? defaultDb;
   const source = deps.source ?? getMetricsSource();
   const now = deps.now ?? new Date();
-  const [hosts, priceRows, currentResult, healthResult] = await Promise.all([
+  const [storedHosts, virtualized, priceRows, currentResult, healthResult] = await Promise.all([
     client.host.findMany({ where: LIVE_HOSTS, orderBy: { hostname: "asc" } }),
+    client.gpu.findMany({
+      where: { virtualizationMode: { not: null }, parentUuid: null },
+      select: { hostId: true, virtualizationMode: true },
+    }),
     loadPriceRows(client),
     source.currentGpus().then(
       (gpus) => ({ gpus, error: null }),
@@ -87,6 +104,7 @@ export async function loadFleetSnapshot(deps: FleetDeps): Promise<FleetSnapshot>
       .health()
       .catch((e: unknown): SourceHealth => ({ ok: false, lastSuccess: null, error: message(e) })),
   ]);
+  const hosts = withVgpuGuests(storedHosts, virtualized);
   let health = healthResult;
   let current = currentResult.gpus;
   if (current === null) {

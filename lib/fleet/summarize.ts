@@ -16,6 +16,11 @@ export interface HostLike {
   project: string;
   state: string;
   lastSeen: Date | null;
+  /** spot: the provider's reclaim notice is pending, and its announced time */
+  interruptionPending?: boolean;
+  interruptionAt?: Date | null;
+  /** GPUs of the host whose virtualization mode is VGPU (lib/fleet/host-facts.ts isVgpuGuest) */
+  vgpuGuests?: number;
 }
 
 export interface HostPrice {
@@ -28,7 +33,7 @@ export interface HostPrice {
 export type PriceMap = ReadonlyMap<string, HostPrice | null>;
 
 export function toHostState(state: string): HostState {
-  return state === "up" || state === "down" ? state : "unknown";
+  return state === "up" || state === "down" || state === "interrupted" ? state : "unknown";
 }
 
 /** One GPU's share of its host's hourly price (price ÷ GPUs, rounded to the micro). */
@@ -69,6 +74,8 @@ export function summarizeFleet(
   let currency = "USD";
   for (const h of hosts) {
     const state = toHostState(h.state);
+    // a reclaimed spot host is neither up nor down: it counts only in the total
+    if (state === "interrupted") continue;
     states[state] += 1;
     if (state !== "up") continue;
     const price = prices.get(h.id) ?? null;
@@ -139,6 +146,9 @@ export function buildInstanceRows(
       pricePerHourMicros: price ? price.perHourMicros.toString() : null,
       currency: price?.currency ?? "USD",
       lastSeen: h.lastSeen ? h.lastSeen.toISOString() : null,
+      interruptionPending: h.interruptionPending ?? false,
+      interruptionAt: h.interruptionAt ? h.interruptionAt.toISOString() : null,
+      vgpuGuests: h.vgpuGuests ?? 0,
     };
   });
 }

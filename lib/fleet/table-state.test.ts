@@ -27,6 +27,9 @@ function row(id: string, over: Partial<InstanceRow> = {}): InstanceRow {
     pricePerHourMicros: "32000000",
     currency: "USD",
     lastSeen: null,
+    interruptionPending: false,
+    interruptionAt: null,
+    vgpuGuests: 0,
     ...over,
   };
 }

@@ -2,15 +2,94 @@ import { rightSize } from "./rule-right-size.ts";
 import { idleRelease } from "./rule-idle.ts";
 import { migShare } from "./rule-mig.ts";
 import { reserved, spot } from "./rule-pricing.ts";
-import { RECO_DEFAULTS, type Candidate, type RecoInput, type RecoOptions } from "./types.ts";
+import { busyInefficient, BUSY_UTIL, INEFFICIENT_SM_ACTIVE } from "./rule-inefficient.ts";
+import { dailySeries, hourly } from "./stats.ts";
+import {
+  CONVENTION,
+  RECO_DEFAULTS,
+  type Candidate,
+  type RecoInput,
+  type RecoOptions,
+} from "./types.ts";
+import { HOUR_MS } from "../core/time.ts";
+import { divRoundHalfUp, mulDivRound } from "../core/money.ts";
+import { HOURS_PER_MONTH } from "../zod/schemas/recommendation.ts";
+
+const pct = (v: number | null) => (v === null ? "?" : `${Math.round(v * 100)} %`);
+
+/**
+ * Busy but inefficient, per GPU of the host: the hours of `input.windows` that read busy while SM
+ * active stayed low. Monthly saving = the GPU's ledger cost over those hours ÷ the hours judged ×
+ * 730 h: the waste's observed rate, projected to a month as the other rules project an hourly
+ * price. Nothing without windows, or for hours the ledger has not priced.
+ */
+export function busyInefficientFor(input: RecoInput): Candidate[] {
+  const { host } = input;
+  const windows = (input.windows ?? []).map((w) => ({
+    hourStart: w.hourStart,
+    stats: w.stats.filter((s) => s.hostId === host.id),
+  }));
+  if (windows.length === 0) return [];
+  const judged = BigInt(windows.length);
+  const starts = windows.map((w) => w.hourStart.getTime());
+  const from = new Date(Math.min(...starts));
+  const to = new Date(Math.max(...starts) + HOUR_MS);
+  const out: Candidate[] = [];
+  for (const f of busyInefficient(windows, input.rows)) {
+    if (f.pricedHours === 0 || f.costMicros <= 0n) continue;
+    const gpu = host.gpus.find((g) => g.uuid === f.gpuUuid);
+    const label = gpu ? `GPU ${gpu.index}` : f.gpuUuid;
+    const hourlySaving = divRoundHalfUp(f.costMicros, judged);
+    const monthly = mulDivRound(f.costMicros, BigInt(HOURS_PER_MONTH), judged);
+    const n = f.hours.length;
+    out.push({
+      kind: "busy_inefficient",
+      fingerprint: `busy_inefficient:${f.gpuUuid}`,
+      hostId: host.id,
+      gpuUuid: f.gpuUuid,
+      title: `${label} on ${host.hostname} is busy but barely used: ${n} hour${n === 1 ? "" : "s"} of ${windows.length}`,
+      details: `${label}${gpu ? ` (${gpu.name})` : ""} read ${pct(f.utilAvg)} utilization while SM active stayed under ${pct(INEFFICIENT_SM_ACTIVE)} (mean ${pct(f.smActiveAvg)}) for ${n} of the last ${windows.length} hours: a stuck loop, a tiny kernel or a data-starved job holds it. Those hours cost its ${hourly(divRoundHalfUp(f.costMicros, BigInt(f.pricedHours)))} share. Ask ${host.owner ?? "the owner"} to check the job${host.owner ? "" : " running on it"}.`,
+      evidence: {
+        from: from.toISOString(),
+        to: to.toISOString(),
+        metrics: {
+          ...f.evidence.metrics,
+          hoursJudged: windows.length,
+          pricedHours: f.pricedHours,
+          costMicros: f.costMicros.toString(),
+          firstHour: f.evidence.from,
+          lastHourEnd: f.evidence.to,
+          utilThreshold: BUSY_UTIL,
+        },
+        series: dailySeries(
+          input.rows.filter((r) => r.gpuKey === f.gpuUuid),
+          from,
+          to,
+        ),
+        current: null,
+        proposed: null,
+        hourlySavingMicros: hourlySaving.toString(),
+        convention: `${CONVENTION}; busy but inefficient: the GPU's ledger cost over the inefficient hours ÷ the hours judged × 730 h`,
+        caveat:
+          "saves money once the job is fixed or moved to a smaller GPU; the job may still need this GPU's memory",
+      },
+      monthlySavingMicros: monthly,
+    });
+  }
+  return out;
+}
 
 /** Every recommendation for one host. An idle host gets only "release": the rest would not apply. */
 export function recommendForHost(input: RecoInput, o: RecoOptions = RECO_DEFAULTS): Candidate[] {
   const idle = idleRelease(input, o);
   if (idle) return [idle];
-  return [rightSize(input, o), spot(input, o), reserved(input, o), ...migShare(input, o)].filter(
-    (c): c is Candidate => c !== null && c.monthlySavingMicros > 0n,
-  );
+  return [
+    rightSize(input, o),
+    spot(input, o),
+    reserved(input, o),
+    ...migShare(input, o),
+    ...busyInefficientFor(input),
+  ].filter((c): c is Candidate => c !== null && c.monthlySavingMicros > 0n);
 }
 
 /**

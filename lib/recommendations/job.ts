@@ -19,7 +19,7 @@ export async function recommendationsDue(ctx: TickContext): Promise<boolean> {
 export async function runRecommendationJob(ctx: TickContext): Promise<void> {
   if (running || !(await recommendationsDue(ctx))) return;
   ranThisProcess = true;
-  running = recomputeRecommendations(ctx.db, ctx.now)
+  running = recomputeRecommendations(ctx.db, ctx.now, undefined, ctx.metrics)
     .then(() => undefined)
     .catch((e: unknown) => console.error(`[recommendations] ${(e as Error).message}`))
     .finally(() => {

@@ -7,6 +7,9 @@ import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import type { RecomputeResult } from "../zod/schemas/recommendation.ts";
 import { recommendForHost } from "./compute.ts";
 import { RECO_DEFAULTS, type Candidate, type RecoOptions } from "./types.ts";
+import { HOUR_MS } from "../core/time.ts";
+import type { MetricsSource } from "../metrics/source.ts";
+import type { HourWindow } from "./rule-inefficient.ts";
 
 // Recomputes every host's recommendations from the ledger. Open ones are refreshed or removed
 // when they no longer apply; dismissed, accepted and (still) snoozed ones are left alone, so a
@@ -15,10 +18,30 @@ import { RECO_DEFAULTS, type Candidate, type RecoOptions } from "./types.ts";
 export const LAST_RUN = "recommendations.lastRun";
 const BATCH = 50;
 
+/** Kinds that need the metrics source: without one they are neither produced nor removed. */
+const METRICS_KINDS: ReadonlySet<string> = new Set(["busy_inefficient"]);
+
+/** The window's closed hours (up to the hour `now` is in), each read from the metrics source. */
+export async function loadHourWindows(
+  metrics: Pick<MetricsSource, "gpuWindow">,
+  now: Date,
+  o: RecoOptions,
+): Promise<HourWindow[]> {
+  const end = now.getTime() - (now.getTime() % HOUR_MS);
+  const out: HourWindow[] = [];
+  for (let t = end - o.windowDays * 24 * HOUR_MS; t < end; t += HOUR_MS) {
+    const stats = await metrics.gpuWindow(new Date(t), new Date(t + HOUR_MS));
+    out.push({ hourStart: new Date(t), stats });
+  }
+  return out;
+}
+
 export async function recomputeRecommendations(
   db: Db,
   now: Date = new Date(),
   o: RecoOptions = RECO_DEFAULTS,
+  /** the metrics source for "busy but inefficient" (hourly GPU windows); absent: skipped */
+  metrics?: Pick<MetricsSource, "gpuWindow">,
 ): Promise<RecomputeResult> {
   const result: RecomputeResult = { hosts: 0, created: 0, updated: 0, removed: 0, kept: 0 };
   const [hosts, prices, existing] = await Promise.all([
@@ -27,6 +50,7 @@ export async function recomputeRecommendations(
     db.recommendation.findMany(),
   ]);
   const since = new Date(now.getTime() - Math.max(o.reservedWindowDays, o.windowDays) * 86_400_000);
+  const windows = metrics ? await loadHourWindows(metrics, now, o) : undefined;
   const candidates: Candidate[] = [];
   for (let i = 0; i < hosts.length; i += BATCH) {
     const batch = hosts.slice(i, i + BATCH);
@@ -56,6 +80,7 @@ export async function recomputeRecommendations(
             rows: rows.filter((r) => r.hostId === h.id),
             prices,
             now,
+            windows,
           },
           o,
         ),
@@ -106,6 +131,7 @@ export async function recomputeRecommendations(
   }
   for (const r of existing) {
     if (produced.has(r.fingerprint)) continue;
+    if (!metrics && METRICS_KINDS.has(r.kind)) continue; // not computed this run
     const stale = r.state === "open" || (r.state === "snoozed" && (r.snoozedUntil ?? now) <= now);
     if (!stale) continue;
     const done = await db.recommendation.deleteMany({ where: { id: r.id, state: r.state } });

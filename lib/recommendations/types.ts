@@ -1,4 +1,5 @@
 import type { PriceRow } from "../pricing/types.ts";
+import type { HourWindow } from "./rule-inefficient.ts";
 import type { Evidence, RecommendationKind } from "../zod/schemas/recommendation.ts";
 
 // Inputs and outputs of the pure recommendation rules.
@@ -47,6 +48,11 @@ export interface RecoInput {
   rows: readonly HourRow[];
   prices: readonly PriceRow[];
   now: Date;
+  /**
+   * closed hours' GPU window statistics (MetricsSource.gpuWindow per hour) over the window, for
+   * "busy but inefficient"; absent when no metrics source was given (that rule is then skipped)
+   */
+  windows?: readonly HourWindow[];
 }
 
 export interface Candidate {

@@ -13,6 +13,7 @@ export const DEFAULT_RULES: readonly RuleInput[] = [
   { name: "Uncorrected ECC errors", kind: "ecc", params: {} },
   { name: "GPU too hot", kind: "temperature", params: {} },
   { name: "Sustained throttling", kind: "throttle", params: {} },
+  { name: "Spot reclaim announced", kind: "spot_interruption", params: {} },
 ].map((r) => ruleInputSchema.parse(r));
 
 /** JobState row that records that the default rules were offered to this store once. */

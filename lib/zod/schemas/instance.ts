@@ -3,7 +3,8 @@ import { isoTimeSchema, microsSchema, sourceHealthSchema } from "./common.ts";
 import { gpuStatusSchema } from "./fleet.ts";
 import { monthSchema } from "./month.ts";
 
-export const HOST_STATES = ["up", "down", "unknown"] as const;
+/** "interrupted": a spot host reclaimed under an announced notice (not an outage). */
+export const HOST_STATES = ["up", "down", "unknown", "interrupted"] as const;
 export const hostStateSchema = z.enum(HOST_STATES);
 export type HostState = z.infer<typeof hostStateSchema>;
 
@@ -25,6 +26,9 @@ export const instanceRowSchema = z.object({
   pricePerHourMicros: microsSchema.nullable().describe("null: no catalogue price (unpriced)"),
   currency: z.string(),
   lastSeen: isoTimeSchema.nullable(),
+  interruptionPending: z.boolean().describe("spot: the provider's reclaim notice is pending"),
+  interruptionAt: isoTimeSchema.nullable().describe("spot: the announced reclaim time, if given"),
+  vgpuGuests: z.number().int().describe("GPUs whose virtualization mode is VGPU (vGPU guests)"),
 });
 export type InstanceRow = z.infer<typeof instanceRowSchema>;
 
@@ -46,6 +50,10 @@ export const instanceGpuSchema = z.object({
   powerWatts: z.number().nullable(),
   tempCelsius: z.number().nullable(),
   processes: z.number().int().nullable(),
+  smActive: z
+    .number()
+    .nullable()
+    .describe("SM active 0-1 (DCGM profiling); null where the GPU has none"),
   reporting: z.boolean(),
   lastSeen: isoTimeSchema.nullable(),
   status: gpuStatusSchema,

@@ -12,6 +12,7 @@ export const RECOMMENDATION_KINDS = [
   "spot",
   "reserved",
   "mig",
+  "busy_inefficient",
 ] as const;
 export type RecommendationKind = (typeof RECOMMENDATION_KINDS)[number];
 
@@ -21,6 +22,7 @@ export const RECOMMENDATION_KIND_LABELS: Record<RecommendationKind, string> = {
   spot: "Move to spot",
   reserved: "Reserve / savings plan",
   mig: "Share with MIG",
+  busy_inefficient: "Busy but inefficient",
 };
 
 export const RECOMMENDATION_STATES = ["open", "accepted", "dismissed", "snoozed"] as const;

@@ -12,6 +12,7 @@ export const RULE_KINDS = [
   "ecc",
   "temperature",
   "throttle",
+  "spot_interruption",
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const ruleKindSchema = z.enum(RULE_KINDS);
@@ -24,6 +25,7 @@ export const RULE_KIND_LABELS: Record<RuleKind, string> = {
   ecc: "Uncorrected ECC errors",
   temperature: "Temperature",
   throttle: "Thermal / power throttling",
+  spot_interruption: "Spot reclaim announced",
 };
 
 export const RULE_SCOPES = ["fleet", "team", "project", "host"] as const;
@@ -93,6 +95,9 @@ export const throttleParamsSchema = z.strictObject({
   durationMinutes: minutes(1440).default(15),
 });
 
+/** Spot interruption: fires on the provider's notice itself, so there is nothing to tune. */
+export const spotInterruptionParamsSchema = z.strictObject({});
+
 export type MissedParams = z.infer<typeof missedSchema>;
 
 const labelMap = z
@@ -151,6 +156,11 @@ export const ruleInputSchema = z
       ...common,
       kind: z.literal("throttle"),
       params: throttleParamsSchema.prefault({}),
+    }),
+    z.strictObject({
+      ...common,
+      kind: z.literal("spot_interruption"),
+      params: spotInterruptionParamsSchema.prefault({}),
     }),
   ])
   .superRefine((r, ctx) => {
@@ -224,4 +234,5 @@ export const PARAMS_BY_KIND: Record<RuleKind, z.ZodType<Record<string, unknown>>
   ecc: eccParamsSchema,
   temperature: temperatureParamsSchema,
   throttle: throttleParamsSchema,
+  spot_interruption: spotInterruptionParamsSchema,
 };

@@ -28,6 +28,10 @@ export const gpuSeriesSchema = z.object({
   powerWatts: z.array(seriesPointSchema),
   tempCelsius: z.array(seriesPointSchema),
   smClockHz: z.array(seriesPointSchema),
+  smActive: z
+    .array(seriesPointSchema)
+    .optional()
+    .describe("SM active 0-1 (DCGM profiling); absent or empty where the GPU has none"),
 });
 export type GpuSeriesDto = z.infer<typeof gpuSeriesSchema>;
 
