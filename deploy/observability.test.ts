@@ -146,9 +146,10 @@ describe.skipIf(!hasPrometheus)("dashboard and alerts on a real Prometheus", () 
       scrapeInterval: "1s",
       ruleFiles: [ALERTS],
     });
-    // every target scraped at least 3 times within a minute: rate() and increase() have data
+    // every target scraped successfully at least 3 times within a minute (sum of up, not count: a
+    // failed scrape records up 0): rate() and increase() have data
     await waitFor("all targets scraped", async () => {
-      const r = (await instant('count(count_over_time(up{job="gpufleet"}[1m]) >= 3)')) as {
+      const r = (await instant('count(sum_over_time(up{job="gpufleet"}[1m]) >= 3)')) as {
         value: [number, string];
       }[];
       return r[0]?.value[1] === String(HOSTS);

@@ -57,6 +57,9 @@ describe.skipIf(!hasPrometheus)(`Prometheus down for ten minutes (${testDbKind()
     // the app's rules: idle GPUs and silent exporters, as a fresh install would have them
     await db.alertRule.create({ data: { name: "Idle", kind: "idle" } });
     await db.alertRule.create({ data: { name: "Exporter down", kind: "exporter_down" } });
+    await db.alertRule.create({
+      data: { name: "Metrics backend down", kind: "metrics_backend_down" },
+    });
     for (let i = 0; i < 100; i++) {
       const now = new Date();
       if ((await discoverFromPrometheus(db, client, now).catch(() => 0)) === HOSTS) {
@@ -106,17 +109,25 @@ describe.skipIf(!hasPrometheus)(`Prometheus down for ten minutes (${testDbKind()
     for (const e of evaluationErrors) expect(e).toMatch(/^Idle: Prometheus unreachable at /);
   });
 
-  // GAP (lib/alerts, outside this suite's scope): in Prometheus mode a host's lastSeen only moves
-  // when discovery succeeds, so a Prometheus outage reads as every exporter going silent: after
-  // the rule's missed intervals, one critical exporter_down alert per host (2 here) opens.
-  it.fails("the outage itself opens no exporter-down alert", async () => {
+  // In Prometheus mode a host's lastSeen only moves when discovery succeeds, so without the
+  // backend probe an outage would read as every exporter going silent. The probe makes it an
+  // explicit outcome: exporter_down is held while the backend is down (lib/alerts/backend-state.ts).
+  it("the outage itself opens no exporter-down alert", async () => {
     expect(await db.alert.count({ where: { kind: "exporter_down" } })).toBe(0);
   });
 
-  // GAP: there is no alert kind for the metrics backend itself (RULE_KINDS in lib/zod/schemas/rule.ts).
-  it.fails("the outage opens exactly one 'metrics backend down' health alert", async () => {
+  it("the outage opens exactly one 'metrics backend down' health alert", async () => {
     const kinds: readonly string[] = RULE_KINDS;
     expect(kinds).toContain("metrics_backend_down");
     expect(await db.alert.count({ where: { kind: "metrics_backend_down" } })).toBe(1);
+    const a = await db.alert.findFirstOrThrow({ where: { kind: "metrics_backend_down" } });
+    // fleet-wide, critical, still firing; opened once the probe had failed for more than two
+    // intervals (from the first failed tick at T0 + 15 s: the fourth one, T0 + 60 s)
+    expect(a).toMatchObject({ state: "firing", severity: "critical", hostId: null, team: null });
+    expect(a.startsAt.getTime()).toBe(t0.getTime() + 4 * INTERVAL_S * 1000);
+    const since = new Date(t0.getTime() + INTERVAL_S * 1000).toISOString();
+    expect(a.summary).toContain(`unreachable since ${since}`);
+    expect(a.summary).toContain(prom.url.replace("http://", ""));
+    expect(a.summary).toContain("held until it answers: Idle, Exporter down");
   });
 });

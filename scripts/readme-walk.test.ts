@@ -177,6 +177,7 @@ describe("README: run it on your fleet with Prometheus", () => {
           "exporter_down",
           "gpu_missing",
           "idle",
+          "metrics_backend_down",
           "spot_interruption",
           "temperature",
           "throttle",

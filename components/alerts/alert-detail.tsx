@@ -14,6 +14,13 @@ export function AlertDetail({ id }: { id: string }) {
     <div className="detail-grid" data-testid="alert-detail">
       <section>
         <h3>History</h3>
+        {a.clearSince ? (
+          <p className="small" data-testid="alert-detail-resolving">
+            <span className="badge resolving">resolving</span> since{" "}
+            <LocalTime value={a.clearSince} />: the condition cleared; the alert resolves if it
+            stays clear for the resolve hold, and counts as firing until then.
+          </p>
+        ) : null}
         <ol className="timeline" data-testid="alert-events">
           {a.events.map((e) => (
             <li key={e.id} data-testid="alert-event" data-to={e.to}>

@@ -284,6 +284,19 @@ function SnoozedPill({ until, count }: { until: string | null; count?: number })
   );
 }
 
+/** "resolving (since 30 Nov, 22:03)": the condition cleared; it resolves if it stays clear. */
+export function ResolvingPill({ since }: { since: string }) {
+  return (
+    <span
+      className="badge resolving"
+      title="the condition cleared: the alert resolves if it stays clear for the resolve hold, and still counts as firing until then"
+      data-testid="alert-resolving"
+    >
+      resolving (since <ShortTime value={since} />)
+    </span>
+  );
+}
+
 function AlertRow({
   alert: a,
   open,
@@ -305,6 +318,7 @@ function AlertRow({
       data-id={a.id}
       data-kind={a.kind}
       data-state={a.state}
+      data-resolving={a.clearSince ? "yes" : "no"}
       data-idle-kind={idleKind}
       data-snoozed={a.snoozed ? "yes" : "no"}
       data-group={group}
@@ -319,9 +333,12 @@ function AlertRow({
       </td>
       <td>
         <span className="cell-line">
-          <span className={`badge ${a.state}`} data-testid="alert-state">
-            {a.state}
-          </span>
+          {a.clearSince && a.state === "firing" ? null : (
+            <span className={`badge ${a.state}`} data-testid="alert-state">
+              {a.state}
+            </span>
+          )}
+          {a.clearSince ? <ResolvingPill since={a.clearSince} /> : null}
           {a.acknowledgedBy && a.state === "acknowledged" ? (
             <AckedBy by={a.acknowledgedBy} />
           ) : null}

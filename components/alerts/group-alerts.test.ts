@@ -31,6 +31,7 @@ function alert(patch: Partial<AlertDto> & { gpuIndex?: number; idleKind?: string
     acknowledgedBy: null,
     acknowledgedAt: null,
     resolvedBy: null,
+    clearSince: null,
     updatedAt: "2026-11-30T10:00:00.000Z",
     ...rest,
   };

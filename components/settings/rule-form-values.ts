@@ -54,6 +54,7 @@ export function params(kind: RuleKind, v: Values): Record<string, unknown> {
         return { basis: list("basis") };
       case "exporter_down":
       case "gpu_missing":
+      case "metrics_backend_down":
         return { missedIntervals: n("missedIntervals") };
       case "ecc":
         return { windowMinutes: n("windowMinutes"), minIncrease: n("minIncrease") };

@@ -201,7 +201,7 @@ export function RuleForm({ rule, onDone }: { rule: RuleDto | null; onDone: () =>
       {kind === "budget"
         ? checks("basis", "Thresholds on", ["actual", "forecast"], e("params.basis"))
         : null}
-      {kind === "exporter_down" || kind === "gpu_missing"
+      {kind === "exporter_down" || kind === "gpu_missing" || kind === "metrics_backend_down"
         ? text(
             "missedIntervals",
             "Missed collection intervals",
@@ -258,6 +258,12 @@ export function RuleForm({ rule, onDone }: { rule: RuleDto | null; onDone: () =>
             "number",
           )}
         </>
+      ) : null}
+      {kind === "metrics_backend_down" ? (
+        <p className="muted small" data-testid="rule-backend-note">
+          Prometheus mode only: one fleet-wide alert while Prometheus cannot be read; resolves when
+          it answers. Never fires in embedded mode.
+        </p>
       ) : null}
       {kind === "spot_interruption" ? (
         <p className="muted small" data-testid="rule-spot-note">

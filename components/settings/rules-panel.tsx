@@ -26,6 +26,8 @@ function paramsText(r: RuleDto): string {
       return `${Array.isArray(p.classes) ? p.classes.join(" or ") : "?"} throttling ≥ ${pct(p.minRatio)} of ${String(p.durationMinutes)} min`;
     case "spot_interruption":
       return "while the provider's reclaim notice is pending";
+    case "metrics_backend_down":
+      return `the metrics backend (Prometheus) unreachable for more than ${String(p.missedIntervals)} collection intervals`;
   }
 }
 

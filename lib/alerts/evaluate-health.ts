@@ -27,8 +27,19 @@ function missedParams(rule: RuleFacts): MissedParams {
   return { missedIntervals: typeof n === "number" && n >= 1 ? n : 2 };
 }
 
-function silentMs(lastSeen: Date | null, firstSeen: Date, now: Date): number {
-  return now.getTime() - (lastSeen ?? firstSeen).getTime();
+/**
+ * Silence up to `now`. `observedFrom`: in Prometheus mode, when the metrics backend answers again
+ * after an outage (lib/alerts/backend-state.ts); lastSeen could not move while it was down, so
+ * silence is counted from then.
+ */
+function silentMs(
+  lastSeen: Date | null,
+  firstSeen: Date,
+  now: Date,
+  observedFrom: Date | null = null,
+): number {
+  const from = (lastSeen ?? firstSeen).getTime();
+  return now.getTime() - Math.max(from, observedFrom?.getTime() ?? from);
 }
 
 function base(host: HostFacts, gpu: GpuFacts | null) {
@@ -49,6 +60,7 @@ export function evaluateExporterDown(
   hosts: Iterable<HostFacts>,
   now: Date,
   intervalS: number,
+  observedFrom: Date | null = null,
 ): Condition[] {
   const limit = missedParams(rule).missedIntervals * intervalS * 1000 + SLACK_MS;
   const out: Condition[] = [];
@@ -56,7 +68,7 @@ export function evaluateExporterDown(
     if (!hostInScope(rule, h)) continue;
     // reclaimed under an announced spot interruption: the provider's doing, not an outage
     if (h.state === INTERRUPTED_STATE) continue;
-    const silent = silentMs(h.lastSeen, h.firstSeen, now);
+    const silent = silentMs(h.lastSeen, h.firstSeen, now, observedFrom);
     if (silent <= limit) continue;
     const since = h.lastSeen ? `last seen ${formatAge(h.lastSeen, now.getTime())}` : "never seen";
     out.push({
@@ -83,6 +95,7 @@ export function evaluateGpuMissing(
   gpus: Iterable<GpuFacts>,
   now: Date,
   intervalS: number,
+  observedFrom: Date | null = null,
 ): Condition[] {
   const limit = missedParams(rule).missedIntervals * intervalS * 1000 + SLACK_MS;
   const out: Condition[] = [];
@@ -91,8 +104,8 @@ export function evaluateGpuMissing(
     const h = hosts.get(g.hostId);
     if (!h || !hostInScope(rule, h)) continue;
     // A silent host is the exporter rule's alert; only a GPU missing from a live host is this one.
-    if (silentMs(h.lastSeen, h.firstSeen, now) > limit) continue;
-    const silent = silentMs(g.lastSeen, g.firstSeen, now);
+    if (silentMs(h.lastSeen, h.firstSeen, now, observedFrom) > limit) continue;
+    const silent = silentMs(g.lastSeen, g.firstSeen, now, observedFrom);
     if (silent <= limit) continue;
     const since = g.lastSeen ? `last seen ${formatAge(g.lastSeen, now.getTime())}` : "never seen";
     out.push({

@@ -6,6 +6,7 @@ import {
   eccParamsSchema,
   temperatureParamsSchema,
   throttleParamsSchema,
+  type RuleKind,
 } from "../zod/schemas/rule.ts";
 import { evaluateBudgets, type BudgetSubject } from "./evaluate-budget.ts";
 import {
@@ -16,6 +17,8 @@ import {
   evaluateThrottle,
 } from "./evaluate-health.ts";
 import { evaluateIdle, idleWindow } from "./evaluate-idle.ts";
+import { probeBackend, type BackendState } from "./backend-state.ts";
+import { evaluateBackendDown, READS_LIVENESS, READS_METRICS } from "./evaluate-backend.ts";
 import { evaluateSpotInterruption } from "./evaluate-spot.ts";
 import {
   ruleFacts,
@@ -30,13 +33,16 @@ import { addEvent, reconcileRule } from "./reconcile.ts";
 
 // One evaluation pass: every enabled rule against the store and the metrics source. A rule whose
 // inputs fail to load is skipped (its alerts stay as they are) rather than resolved by mistake.
+// In Prometheus mode the backend is probed first: while it cannot be read, metric rules report
+// that error and liveness rules are held (lib/alerts/backend-state.ts, evaluate-backend.ts).
 
 export const LAST_EVALUATED = "alerts.lastEvaluatedAt";
 
 export interface EvaluateOptions {
   now: Date;
-  /** the GPU-window reads the rules need (the process's MetricsSource, or a test's fake) */
-  metrics: Pick<MetricsSource, "mode" | "gpuWindow">;
+  /** the reads the rules need (the process's MetricsSource, or a test's fake); `health` is the
+   * Prometheus-mode probe, unused in embedded mode */
+  metrics: Pick<MetricsSource, "mode" | "gpuWindow" | "health">;
   /** the collector's interval: "not reporting for N intervals" is measured in it */
   intervalS: number;
 }
@@ -48,6 +54,10 @@ interface Inputs {
   gpus: Map<string, GpuFacts>;
   window: (minutes: number) => Promise<GpuWindowStats[]>;
   budgets: () => Promise<BudgetSubject[]>;
+  /** Prometheus mode: the backend probe's outcome this pass; null in embedded mode */
+  backend: BackendState | null;
+  /** names of the enabled rules held while the backend is down */
+  held: readonly string[];
 }
 
 function once<T>(fn: () => Promise<T>): () => Promise<T> {
@@ -74,8 +84,15 @@ async function loadBudgets(db: Db, hosts: Map<string, HostFacts>, now: Date) {
   );
 }
 
-async function conditionsFor(rule: RuleFacts, x: Inputs): Promise<Condition[]> {
+/** The rule's conditions now; null when it cannot be judged (held: its alerts stay as they are). */
+async function conditionsFor(rule: RuleFacts, x: Inputs): Promise<Condition[] | null> {
   const { now, intervalS } = x.opts;
+  const down = x.backend !== null && !x.backend.ok;
+  if (down && READS_METRICS.has(rule.kind))
+    throw new Error(x.backend?.error ?? "the metrics backend did not answer");
+  if (down && READS_LIVENESS.has(rule.kind)) return null;
+  // answering again after an outage: silence is counted from then (lastSeen froze meanwhile)
+  const observedFrom = x.backend?.ok && x.backend.recovered ? x.backend.since : null;
   const stats = async (minutes: number) => ({
     rule,
     stats: await x.window(minutes),
@@ -91,9 +108,9 @@ async function conditionsFor(rule: RuleFacts, x: Inputs): Promise<Condition[]> {
     case "budget":
       return evaluateBudgets(rule, await x.budgets());
     case "exporter_down":
-      return evaluateExporterDown(rule, x.hosts.values(), now, intervalS);
+      return evaluateExporterDown(rule, x.hosts.values(), now, intervalS, observedFrom);
     case "gpu_missing":
-      return evaluateGpuMissing(rule, x.hosts, x.gpus.values(), now, intervalS);
+      return evaluateGpuMissing(rule, x.hosts, x.gpus.values(), now, intervalS, observedFrom);
     case "ecc":
       return evaluateEcc(await stats(eccParamsSchema.parse(rule.params).windowMinutes));
     case "temperature":
@@ -104,6 +121,8 @@ async function conditionsFor(rule: RuleFacts, x: Inputs): Promise<Condition[]> {
       return evaluateThrottle(await stats(throttleParamsSchema.parse(rule.params).durationMinutes));
     case "spot_interruption":
       return evaluateSpotInterruption(rule, x.hosts.values(), now);
+    case "metrics_backend_down":
+      return evaluateBackendDown(rule, x.backend, now, intervalS, x.held);
   }
 }
 
@@ -142,6 +161,7 @@ export async function evaluateAlerts(db: Db, opts: EvaluateOptions): Promise<Eva
     orderBy: { createdAt: "asc" },
   });
   if (rows.length > 0) {
+    const backend = await probeBackend(db, opts.metrics, now);
     const { hosts, gpus } = await loadFacts(db, now);
     const windows = new Map<number, Promise<GpuWindowStats[]>>();
     const inputs: Inputs = {
@@ -158,6 +178,12 @@ export async function evaluateAlerts(db: Db, opts: EvaluateOptions): Promise<Eva
         return p;
       },
       budgets: once(() => loadBudgets(db, hosts, now)),
+      backend,
+      held: rows
+        .filter(
+          (r) => READS_METRICS.has(r.kind as RuleKind) || READS_LIVENESS.has(r.kind as RuleKind),
+        )
+        .map((r) => r.name),
     };
     const hostnames = new Map([...hosts.values()].map((h) => [h.id, h.hostname]));
     for (const row of rows) {
@@ -166,7 +192,11 @@ export async function evaluateAlerts(db: Db, opts: EvaluateOptions): Promise<Eva
       out.rules++;
       try {
         const conditions = await conditionsFor(rule, inputs);
-        const r = await reconcileRule(db, rule, conditions, now, hostnames);
+        if (conditions === null) continue;
+        // the backend alert resolves as soon as the backend answers: no resolve hold
+        const ref =
+          rule.kind === "metrics_backend_down" ? { ...rule, resolveHoldSeconds: 0 } : rule;
+        const r = await reconcileRule(db, ref, conditions, now, hostnames);
         out.fired += r.fired;
         out.resolved += r.resolved;
         out.notificationsQueued += r.queued;

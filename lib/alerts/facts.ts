@@ -1,4 +1,4 @@
-import { parseRuleParams, type RuleKind, type RuleScope } from "../zod/schemas/rule.ts";
+import { parseRuleParams, RULE_KINDS, type RuleKind, type RuleScope } from "../zod/schemas/rule.ts";
 import { parseLabels } from "../core/labels.ts";
 import type { Severity } from "../zod/schemas/alert.ts";
 
@@ -73,16 +73,7 @@ export function ruleFacts(row: {
   params: string;
   cooldownSeconds: number;
 }): RuleFacts | null {
-  const kinds: readonly string[] = [
-    "idle",
-    "budget",
-    "exporter_down",
-    "gpu_missing",
-    "ecc",
-    "temperature",
-    "throttle",
-    "spot_interruption",
-  ];
+  const kinds: readonly string[] = RULE_KINDS;
   if (!kinds.includes(row.kind)) return null;
   const kind = row.kind as RuleKind;
   const scopes: readonly string[] = ["fleet", "team", "project", "host"];

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import type { Condition } from "./facts.ts";
+import { listAlerts } from "./list-alerts.ts";
 import { DEFAULT_RESOLVE_HOLD_S, reconcileRule, type RuleRef } from "./reconcile.ts";
 
 // A condition that flaps (clear one tick, true the next, every 15 s) must leave each channel's
@@ -79,6 +80,12 @@ describe("flapping alerts", () => {
       "firing",
       sec(clearAt).toISOString(),
     ]);
+    // the DTO says so: still "firing", resolving since the clear (the list shows "resolving")
+    const dto = (now: Date) =>
+      listAlerts({ state: "all", limit: 10 }, { client: db, now, scope: null }).then((l) =>
+        l.alerts.filter((a) => a.id === resolving.id).map((a) => [a.state, a.clearSince]),
+      );
+    expect(await dto(sec(clearAt + 15))).toEqual([["firing", sec(clearAt).toISOString()]]);
     await reconcileRule(db, r, [], sec(clearAt + DEFAULT_RESOLVE_HOLD_S - 15));
     expect(await openState(fp)).toBe("firing");
     const done = await reconcileRule(db, r, [], sec(clearAt + DEFAULT_RESOLVE_HOLD_S));
@@ -88,6 +95,7 @@ describe("flapping alerts", () => {
       "resolved",
       sec(clearAt).toISOString(),
     ]);
+    expect(await dto(sec(clearAt + DEFAULT_RESOLVE_HOLD_S))).toEqual([["resolved", null]]);
     for (const c of channels) expect((await lastMessages(fp)).get(c)).toBe("resolved");
     const events = await db.alertEvent.findMany({
       where: { alertId: resolved.id },

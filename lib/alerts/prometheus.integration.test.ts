@@ -36,11 +36,14 @@ describe.skipIf(!hasPrometheus)("alert rules on a real Prometheus", () => {
     prom = await startPrometheus({ targetFiles: [targetsFile], scrapeInterval: "1s" });
     // Wait for data, not for a fixed time: on a loaded machine Prometheus's first scrapes come
     // late, and a 60 s window with only a few seconds of samples can hold no 15 s subquery step
-    // (throttleCoverage 0). Every target needs 20 s of scrapes before the tests read.
+    // (throttleCoverage 0). Every target needs 20 s of scrapes before the tests read. Successful
+    // scrapes, that is: `up` is recorded for a failed scrape too (as 0), and with a 1 s interval the
+    // scrape timeout is 1 s, which a loaded machine misses; counting `up` samples let the tests read
+    // while two of the three hosts had no GPU series in the window (8 GPUs found instead of 24).
     const client = createPromClient(prom.url);
-    const deadline = Date.now() + 75_000;
+    const deadline = Date.now() + 90_000;
     for (;;) {
-      const counts = await client.query("count_over_time(up[60s])");
+      const counts = await client.query("sum_over_time(up[60s])");
       if (counts.length === 3 && counts.every((c) => Number(c.value[1]) >= 20)) break;
       if (Date.now() > deadline)
         throw new Error(`Prometheus has too few scrapes: ${JSON.stringify(counts)}`);

@@ -26,8 +26,8 @@ beforeAll(() => {
 afterAll(async () => db.$disconnect());
 
 describe("spot_interruption rule kind", () => {
-  it("is one of the 8 default rules, with no parameters", () => {
-    expect(DEFAULT_RULES).toHaveLength(8);
+  it("is one of the 9 default rules, with no parameters", () => {
+    expect(DEFAULT_RULES).toHaveLength(9);
     const spot = DEFAULT_RULES.find((r) => r.kind === "spot_interruption");
     expect(spot?.name).toBe("Spot reclaim announced");
     expect(spot?.params).toEqual({});
@@ -54,7 +54,7 @@ describe("spot_interruption rule kind", () => {
   });
 
   it("fires one alert for the host with a pending notice and resolves once it clears", async () => {
-    expect(await installDefaultRules(db)).toBe(8);
+    expect(await installDefaultRules(db)).toBe(9);
     const rule = await db.alertRule.findFirstOrThrow({ where: { kind: "spot_interruption" } });
     const spot = await makeHost(db, "spot-host", { pricingModel: "spot", owner: "ana" });
     await makeHost(db, "calm-host", { pricingModel: "spot" });

@@ -22,6 +22,8 @@ export interface AlertRowWithRule {
   acknowledgedBy: string | null;
   acknowledgedAt: Date | null;
   resolvedBy: string | null;
+  /** set while resolving (lib/alerts/reconcile.ts); kept on resolved rows, not shown for them */
+  clearSince: Date | null;
   updatedAt: Date;
 }
 
@@ -73,6 +75,7 @@ export function alertDto(
     acknowledgedBy: a.acknowledgedBy,
     acknowledgedAt: iso(a.acknowledgedAt),
     resolvedBy: a.resolvedBy,
+    clearSince: a.state === "resolved" ? null : iso(a.clearSince),
     updatedAt: a.updatedAt.toISOString(),
   };
 }

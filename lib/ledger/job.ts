@@ -11,7 +11,10 @@ import type { TickContext } from "../jobs/loop.ts";
 // Writes the hourly ledger for every closed hour not yet written, oldest first. A host's hour is
 // written in one transaction and the unique key (hour, host, gpu) makes a second write impossible,
 // so a restart or a second replica can never double it. Missed hours are backfilled while the
-// source still holds their samples (the store's retention, or Prometheus's).
+// source still holds their samples (the store's retention, or Prometheus's). A read that fails
+// (Prometheus unreachable, timing out, a 5xx) throws before anything is written: no empty hour, and
+// the mark stays, so the hour is written from the backend's history once it answers
+// (fault/prometheus-refill.fault.test.ts).
 
 const STATE = "ledger.lastHour";
 const SAMPLE_INTERVAL_S = 60;

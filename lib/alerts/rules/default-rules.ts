@@ -14,6 +14,7 @@ export const DEFAULT_RULES: readonly RuleInput[] = [
   { name: "GPU too hot", kind: "temperature", params: {} },
   { name: "Sustained throttling", kind: "throttle", params: {} },
   { name: "Spot reclaim announced", kind: "spot_interruption", params: {} },
+  { name: "Metrics backend down", kind: "metrics_backend_down", params: {} },
 ].map((r) => ruleInputSchema.parse(r));
 
 /** JobState row that records that the default rules were offered to this store once. */
@@ -26,7 +27,7 @@ export const DEFAULT_RULES_MARK = "install.defaultRules";
  */
 export async function installDefaultRules(db: Db): Promise<number> {
   const mark = await db.jobState.findUnique({ where: { name: DEFAULT_RULES_MARK } });
-  if (mark) return 0;
+  if (mark) return installAddedDefaults(db);
   try {
     await db.jobState.create({
       data: { name: DEFAULT_RULES_MARK, value: new Date().toISOString() },
@@ -44,4 +45,31 @@ export async function installDefaultRules(db: Db): Promise<number> {
     throw e;
   }
   return DEFAULT_RULES.length;
+}
+
+/** Default kinds added after stores already existed: each is offered once to such a store. */
+export const ADDED_DEFAULT_KINDS = ["metrics_backend_down"] as const;
+
+/**
+ * On a store whose defaults were installed before a kind in ADDED_DEFAULT_KINDS existed: adds
+ * that kind's default rule once (claimed by its own JobState row, as above), unless a rule of
+ * the kind is already there. Deleting it afterwards keeps it deleted. Returns how many it added.
+ */
+async function installAddedDefaults(db: Db): Promise<number> {
+  let n = 0;
+  for (const kind of ADDED_DEFAULT_KINDS) {
+    const name = `${DEFAULT_RULES_MARK}.${kind}`;
+    if (await db.jobState.findUnique({ where: { name } })) continue;
+    try {
+      await db.jobState.create({ data: { name, value: new Date().toISOString() } });
+    } catch (e) {
+      if (isUniqueViolation(e)) continue;
+      throw e;
+    }
+    const rule = DEFAULT_RULES.find((r) => r.kind === kind);
+    if (!rule || (await db.alertRule.count({ where: { kind } })) > 0) continue;
+    await db.alertRule.create({ data: ruleRow(rule) });
+    n++;
+  }
+  return n;
 }

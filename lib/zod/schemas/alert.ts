@@ -54,6 +54,11 @@ export const alertSchema = z.object({
   acknowledgedBy: z.string().nullable(),
   acknowledgedAt: isoTimeSchema.nullable(),
   resolvedBy: z.string().nullable(),
+  clearSince: isoTimeSchema
+    .nullable()
+    .describe(
+      "resolving: the condition cleared at this time and the alert resolves once it stays clear for the resolve hold (still firing to channels until then); null otherwise",
+    ),
   updatedAt: isoTimeSchema,
 });
 export type AlertDto = z.infer<typeof alertSchema>;

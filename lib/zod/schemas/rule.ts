@@ -13,6 +13,7 @@ export const RULE_KINDS = [
   "temperature",
   "throttle",
   "spot_interruption",
+  "metrics_backend_down",
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const ruleKindSchema = z.enum(RULE_KINDS);
@@ -26,6 +27,7 @@ export const RULE_KIND_LABELS: Record<RuleKind, string> = {
   temperature: "Temperature",
   throttle: "Thermal / power throttling",
   spot_interruption: "Spot reclaim announced",
+  metrics_backend_down: "Metrics backend down",
 };
 
 export const RULE_SCOPES = ["fleet", "team", "project", "host"] as const;
@@ -162,6 +164,11 @@ export const ruleInputSchema = z
       kind: z.literal("spot_interruption"),
       params: spotInterruptionParamsSchema.prefault({}),
     }),
+    z.strictObject({
+      ...common,
+      kind: z.literal("metrics_backend_down"),
+      params: missedSchema.prefault({}),
+    }),
   ])
   .superRefine((r, ctx) => {
     if (r.scopeKind !== "fleet" && r.scopeValue === "") {
@@ -176,6 +183,13 @@ export const ruleInputSchema = z
         code: "custom",
         path: ["scopeKind"],
         message: "budgets are per fleet, team or project (providers: use the fleet scope)",
+      });
+    }
+    if (r.kind === "metrics_backend_down" && r.scopeKind !== "fleet") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["scopeKind"],
+        message: "the metrics backend serves the whole fleet: use the fleet scope",
       });
     }
   });
@@ -235,4 +249,5 @@ export const PARAMS_BY_KIND: Record<RuleKind, z.ZodType<Record<string, unknown>>
   temperature: temperatureParamsSchema,
   throttle: throttleParamsSchema,
   spot_interruption: spotInterruptionParamsSchema,
+  metrics_backend_down: missedSchema,
 };
