@@ -1,5 +1,6 @@
 import { rightSize } from "./rule-right-size.ts";
 import { idleRelease } from "./rule-idle.ts";
+import { idleGpus } from "./rule-idle-gpus.ts";
 import { migShare } from "./rule-mig.ts";
 import { reserved, spot } from "./rule-pricing.ts";
 import { busyInefficient, BUSY_UTIL, INEFFICIENT_SM_ACTIVE } from "./rule-inefficient.ts";
@@ -79,12 +80,22 @@ export function busyInefficientFor(input: RecoInput): Candidate[] {
   return out;
 }
 
-/** Every recommendation for one host. An idle host gets only "release": the rest would not apply. */
+/** Of two advices under one fingerprint, the one that saves more (the first on a tie). */
+function larger(a: Candidate | null, b: Candidate | null): Candidate | null {
+  if (!a || !b) return a ?? b;
+  return b.monthlySavingMicros > a.monthlySavingMicros ? b : a;
+}
+
+/**
+ * Every recommendation for one host. An idle host gets only "release": the rest would not apply.
+ * A host with idle GPUs gets right-size (fewer GPUs, or consolidate) and no reserve advice; both
+ * right-size rules share a fingerprint, so only the larger of the two is kept.
+ */
 export function recommendForHost(input: RecoInput, o: RecoOptions = RECO_DEFAULTS): Candidate[] {
   const idle = idleRelease(input, o);
   if (idle) return [idle];
   return [
-    rightSize(input, o),
+    larger(idleGpus(input, o), rightSize(input, o)),
     spot(input, o),
     reserved(input, o),
     ...migShare(input, o),

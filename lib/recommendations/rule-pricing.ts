@@ -1,5 +1,6 @@
 import { lookupPrice } from "../pricing/lookup.ts";
 import { DAY_MS, HOUR_MS } from "../core/time.ts";
+import { gpuIdleFacts, rightSizeFirst } from "./gpu-idle.ts";
 import { dailySeries, hostRowsOf, hourly, monthlyFromHourly, priceRef, within } from "./stats.ts";
 import {
   CONVENTION,
@@ -97,8 +98,14 @@ export function reserved(input: RecoInput, o: RecoOptions): Candidate | null {
   const idle = rows.reduce((s, r) => s + r.idleSeconds, 0);
   const upShare = up / (o.reservedWindowDays * 86_400);
   if (upShare < o.reservedUpShare) return null;
+  // Idle is judged per GPU (the host row counts only hours with every GPU idle); MIG hosts and
+  // rows without GPU rows fall back to the host rows.
+  const gpu = gpuIdleFacts(input, from, now, o);
+  const idleShare = gpu ? gpu.idleShare : up > 0 ? idle / up : 1;
   // Mostly idle: releasing beats committing to a year of it.
-  if (up === 0 || idle / up >= 0.5) return null;
+  if (up === 0 || idleShare >= 0.5) return null;
+  // GPUs idle beyond what the work keeps busy: right-size (rule-idle-gpus.ts) before reserving.
+  if (rightSizeFirst(gpu, o)) return null;
   const diff = od.usdPerHourMicros - rv.usdPerHourMicros;
   const caveat =
     "A reservation or savings plan is a 1-year commitment, paid every hour whether the host runs or not.";
@@ -108,14 +115,17 @@ export function reserved(input: RecoInput, o: RecoOptions): Candidate | null {
     hostId: host.id,
     gpuUuid: null,
     title: `Reserve ${host.hostname} (${host.instanceType}): up ${Math.round(upShare * 100)} % of 30 days`,
-    details: `${host.hostname} ran ${Math.round(upShare * 1000) / 10} % of the last ${o.reservedWindowDays} days on-demand at ${hourly(od.usdPerHourMicros)}; reserved, it costs ${hourly(rv.usdPerHourMicros)} (catalogue: ${rv.note ?? rv.source}). ${caveat}`,
+    details: `${host.hostname} ran ${Math.round(upShare * 1000) / 10} % of the last ${o.reservedWindowDays} days on-demand at ${hourly(od.usdPerHourMicros)}, ${gpu ? "its GPUs" : "the host"} idle ${Math.round(idleShare * 1000) / 10} % of ${gpu ? "their GPU-hours" : "its hours"}; reserved, it costs ${hourly(rv.usdPerHourMicros)} (catalogue: ${rv.note ?? rv.source}). ${caveat}`,
     evidence: {
       from: from.toISOString(),
       to: now.toISOString(),
       metrics: {
         upShare: Math.round(upShare * 1000) / 1000,
         threshold: o.reservedUpShare,
-        idleShare: Math.round((idle / up) * 1000) / 1000,
+        idleShare: Math.round(idleShare * 1000) / 1000,
+        idleBasis: gpu ? "gpu_hours" : "host_hours",
+        hostIdleShare: Math.round((idle / up) * 1000) / 1000,
+        gpuIdleShareMax: o.gpuIdleShareMax,
         days: o.reservedWindowDays,
       },
       series: dailySeries(rows, from, now),

@@ -40,6 +40,8 @@ export interface HourRow {
   idleSeconds: number;
   idleHeldSeconds: number;
   costMicros: bigint;
+  /** the ledger's idle cost of the row; absent where a caller did not read it (then cost × idle ÷ up) */
+  idleCostMicros?: bigint;
 }
 
 export interface RecoInput {
@@ -79,6 +81,11 @@ export interface RecoOptions {
   spotMinRuns: number;
   reservedUpShare: number;
   reservedWindowDays: number;
+  /**
+   * GPU-level idle: over this share of a multi-GPU host's GPU-hours idle in the reservation window,
+   * with a GPU more than the work keeps busy at once, it is right-sized first and not reserved
+   */
+  gpuIdleShareMax: number;
   windowDays: number;
 }
 
@@ -91,6 +98,7 @@ export const RECO_DEFAULTS: RecoOptions = {
   spotMinRuns: 3,
   reservedUpShare: 0.9,
   reservedWindowDays: 30,
+  gpuIdleShareMax: 0.25,
   windowDays: 7,
 };
 
