@@ -26,7 +26,7 @@ async function start(extra: Parameters<typeof startExporter>[0] = {}) {
     nvidiaSmiPath: FAKE_NVSMI,
     intervalMs: 150,
     logger: silentLogger,
-    tuning: { startupGraceMs: 500, commandTimeoutMs: 2000, migIntervalMs: 60_000 },
+    tuning: { startupGraceMs: 2000, commandTimeoutMs: 5000, migIntervalMs: 60_000 },
     ...extra,
   });
   return exporter;
@@ -108,13 +108,23 @@ describe("nvidia-smi source with a fake nvidia-smi", () => {
     ).toBe(70000);
     expect(sample(text, "DCGM_FI_DEV_SM_CLOCK", { UUID: UUID0 })).toBe(1980);
 
-    // one long-lived child per stream; -q -x and -L once, not per scrape
-    await scrape(e);
-    await scrape(e);
-    const args = fake.runs().map((r) => r.args.split(" ")[0]);
-    expect(args.filter((a) => a?.startsWith("--query-gpu="))).toHaveLength(1);
-    expect(args.filter((a) => a?.startsWith("--query-compute-apps="))).toHaveLength(1);
-    expect(args.filter((a) => a === "-q")).toHaveLength(1);
+    // one long-lived child per stream; -q -x and -L once, not per scrape. A stream the exporter
+    // judged hung (no line for 3 intervals: a loaded machine can stall the fake that long) is
+    // restarted, which is right, so what is pinned is that scrapes spawn nothing.
+    const kinds = () => {
+      const args = fake.runs().map((r) => r.args.split(" ")[0]);
+      return {
+        query: args.filter((a) => a?.startsWith("--query-gpu=")).length,
+        apps: args.filter((a) => a?.startsWith("--query-compute-apps=")).length,
+        snapshot: args.filter((a) => a === "-q").length,
+      };
+    };
+    const before = kinds();
+    expect(before.query).toBeGreaterThanOrEqual(1);
+    expect(before.apps).toBeGreaterThanOrEqual(1);
+    expect(before.snapshot).toBe(1);
+    await Promise.all([scrape(e), scrape(e), scrape(e), scrape(e), scrape(e)]);
+    expect(kinds()).toEqual(before);
   });
 
   it.skipIf(!HAVE_PROMTOOL)(
