@@ -7,6 +7,7 @@ import { PAGE_PERMISSIONS, roleAllows, type Role } from "@/lib/auth/roles.ts";
 const LINKS = [
   { href: "/", label: "Fleet", match: (p: string) => p === "/" || p.startsWith("/instances") },
   { href: "/costs", label: "Costs", match: (p: string) => p.startsWith("/costs") },
+  { href: "/compare", label: "Compare", match: (p: string) => p.startsWith("/compare") },
   { href: "/alerts", label: "Alerts", match: (p: string) => p.startsWith("/alerts") },
   {
     href: "/recommendations",

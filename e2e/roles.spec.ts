@@ -4,16 +4,25 @@ import { DEMO_USERS } from "../lib/demo/demo-logins.ts";
 // Sign in as each role and see exactly what that role may: the header's links, the pages that
 // open and the ones that answer 403, and the API refusing the rest. Plus the sign-in page itself.
 
-const PAGES = ["/", "/alerts", "/recommendations", "/costs", "/settings", "/admin"] as const;
+const PAGES = [
+  "/",
+  "/alerts",
+  "/recommendations",
+  "/costs",
+  "/compare",
+  "/settings",
+  "/admin",
+] as const;
 const NAV: Record<string, string[]> = {
   viewer: ["Fleet"],
-  operator: ["Fleet", "Alerts", "Recommendations"],
-  finance: ["Fleet", "Costs", "Alerts", "Recommendations", "Settings"],
-  admin: ["Fleet", "Costs", "Alerts", "Recommendations", "Settings", "Admin"],
+  operator: ["Fleet", "Compare", "Alerts", "Recommendations"],
+  finance: ["Fleet", "Costs", "Compare", "Alerts", "Recommendations", "Settings"],
+  admin: ["Fleet", "Costs", "Compare", "Alerts", "Recommendations", "Settings", "Admin"],
 };
 const PAGE_FOR_LINK: Record<string, (typeof PAGES)[number]> = {
   Fleet: "/",
   Costs: "/costs",
+  Compare: "/compare",
   Alerts: "/alerts",
   Recommendations: "/recommendations",
   Settings: "/settings",

@@ -89,6 +89,16 @@ async function importPrices(): Promise<Response> {
   return h(req, { params: Promise.resolve({}) });
 }
 
+const BENCHMARK = {
+  provider: "aws",
+  instanceType: "p5.48xlarge",
+  workload: "w",
+  unit: "tokens/s",
+  value: 100,
+  source: "test",
+  sourceDate: "2025-01",
+};
+
 async function newestAudit() {
   return db.auditEvent.findFirstOrThrow({ orderBy: [{ at: "desc" }, { id: "desc" }] });
 }
@@ -289,6 +299,30 @@ const SCENARIOS: Record<
   "POST /api/pricing/import": {
     action: "pricing.import",
     run: () => importPrices(),
+  },
+  "POST /api/benchmarks": {
+    action: "benchmarks.create",
+    run: () => call("POST /api/benchmarks", { ...BENCHMARK, workload: "audited add" }),
+  },
+  "DELETE /api/benchmarks/[id]": {
+    action: "benchmarks.delete",
+    run: async () => {
+      const b = await db.benchmarkResult.create({ data: { ...BENCHMARK, workload: "to delete" } });
+      return call("DELETE /api/benchmarks/[id]", undefined, b.id);
+    },
+  },
+  "POST /api/benchmarks/import": {
+    action: "benchmarks.import",
+    run: () => {
+      const h = handlers.get("POST /api/benchmarks/import");
+      if (!h) throw new Error("no handler POST /api/benchmarks/import");
+      const csv = `provider,instanceType,workload,unit,value,source,sourceDate,note\naws,g5.xlarge,csv,tokens/s,10,test,2025-01,\n`;
+      const headers = { "content-type": "text/csv", cookie: admin.cookie, origin: admin.origin };
+      const url = "http://127.0.0.1:3000/api/benchmarks/import";
+      return h(new Request(url, { method: "POST", headers, body: csv }), {
+        params: Promise.resolve({}),
+      });
+    },
   },
   // sign-in, sign-out and first-run setup are audited by their own tests (lib/auth)
   "POST /api/auth/[...all]": { action: "", run: async () => new Response(null) },

@@ -38,13 +38,20 @@ describe("pages", () => {
         .filter(([, p]) => roleAllows(role, p))
         .map(([page]) => page);
     expect(pages("viewer")).toEqual(["/", "/instances/[id]"]);
-    expect(pages("operator")).toEqual(["/", "/instances/[id]", "/alerts", "/recommendations"]);
+    expect(pages("operator")).toEqual([
+      "/",
+      "/instances/[id]",
+      "/alerts",
+      "/recommendations",
+      "/compare",
+    ]);
     expect(pages("finance")).toEqual([
       "/",
       "/instances/[id]",
       "/alerts",
       "/recommendations",
       "/costs",
+      "/compare",
       "/settings",
     ]);
     expect(pages("admin")).toEqual(Object.keys(PAGE_PERMISSIONS));

@@ -32,6 +32,8 @@ export const PERMISSIONS = {
   "budgets:write": { role: "finance", write: true, token: true },
   "pricing:read": { role: "finance", write: false, token: true },
   "pricing:write": { role: "finance", write: true, token: true },
+  "compare:read": { role: "operator", write: false, token: true },
+  "benchmarks:write": { role: "operator", write: true, token: true },
   "metrics:read": { role: "admin", write: false, token: true },
   "rules:write": { role: "admin", write: true, token: false },
   "channels:read": { role: "admin", write: false, token: false },
@@ -68,6 +70,7 @@ export const PAGE_PERMISSIONS = {
   "/alerts": "alerts:read",
   "/recommendations": "recommendations:read",
   "/costs": "costs:read",
+  "/compare": "compare:read",
   "/settings": "budgets:write",
   "/admin": "users:admin",
 } as const satisfies Record<string, Permission>;

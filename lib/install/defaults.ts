@@ -1,6 +1,7 @@
 import "server-only";
 import { installDefaultRules } from "../alerts/rules/default-rules.ts";
 import type { Db } from "../db.ts";
+import { installShippedBenchmarks } from "../benchmarks/shipped.ts";
 import { installShippedCatalogue, type InstallResult } from "../pricing/seed.ts";
 
 // What every install starts with, whatever GPUFLEET_DEMO says: the shipped pricing catalogue
@@ -15,6 +16,7 @@ export interface DefaultsResult {
 
 export async function installDefaults(db: Db): Promise<DefaultsResult> {
   const prices = await installShippedCatalogue(db);
+  await installShippedBenchmarks(db);
   const rulesCreated = await installDefaultRules(db);
   return { prices, rulesCreated };
 }

@@ -18,6 +18,10 @@ describe("openApiDocument", () => {
         .filter((p) => !ALERTING.test(p))
         .sort(),
     ).toEqual([
+      "/api/benchmarks",
+      "/api/benchmarks/import",
+      "/api/benchmarks/{id}",
+      "/api/compare",
       "/api/costs",
       "/api/costs/export.csv",
       "/api/costs/focus",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { compareOpenApiPaths, compareOpenApiSchemas } from "../compare/openapi.ts";
 import { focusPathItem } from "../focus/openapi.ts";
 import { alertingPaths, alertingSchemas } from "./openapi-alerting.ts";
 import { apiErrorSchema } from "./schemas/common.ts";
@@ -123,6 +124,7 @@ export function openApiDocument(): JsonObject {
       },
       "/api/costs/focus": focusPathItem(),
       ...alertingPaths(),
+      ...compareOpenApiPaths(),
     },
     components: {
       securitySchemes: {
@@ -138,6 +140,7 @@ export function openApiDocument(): JsonObject {
         InstanceSeries: schemaOf(instanceSeriesSchema),
         CostMonth: schemaOf(costMonthSchema),
         ...alertingSchemas(),
+        ...compareOpenApiSchemas(),
       },
     },
   };

@@ -1,0 +1,36 @@
+import { actorLabel } from "@/lib/auth/actor.ts";
+import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
+import { parseBenchmarkCsv } from "@/lib/benchmarks/csv.ts";
+import { importBenchmarks } from "@/lib/benchmarks/manage.ts";
+import { UnsupportedMediaTypeError } from "../../_lib/errors.ts";
+import { handle, json, noQuery, parseQuery, readLimitedText } from "../../_lib/handle.ts";
+
+/**
+ * Imports benchmark results from a CSV sent raw as the body (text/csv, at most 1 MiB): header
+ * provider,instanceType,workload,unit,value,source,sourceDate,note. Every line is checked first; a
+ * bad one refuses the file (400 naming the line) and nothing is written. Then all lines are added
+ * or updated in one transaction, and one audit entry records the counts.
+ */
+export const POST = handle(
+  "benchmarks:write",
+  async (req: Request, _ctx: unknown, actor) => {
+    parseQuery(noQuery, req.url);
+    const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+    if (type !== "text/csv" && type !== "text/plain") {
+      throw new UnsupportedMediaTypeError(
+        `send the CSV file as the body with content type text/csv, not ${type || "a body without a content type"}`,
+      );
+    }
+    const rows = parseBenchmarkCsv(await readLimitedText(req));
+    const result = await importBenchmarks(rows, actorLabel(actor));
+    await recordAudit({
+      actor: actorLabel(actor),
+      action: "benchmarks.import",
+      target: "/api/benchmarks/import",
+      detail: result,
+      ip: clientIp(req.headers),
+    });
+    return json(result);
+  },
+  { audit: false },
+);
