@@ -300,6 +300,17 @@ const SCENARIOS: Record<
     action: "pricing.import",
     run: () => importPrices(),
   },
+  "POST /api/pricing/rates": {
+    action: "pricing.rate.create",
+    run: () =>
+      call("POST /api/pricing/rates", {
+        currency: "CNY",
+        usdPerUnit: "0.1405",
+        effectiveFrom: "2026-11-01",
+        source: "Federal Reserve H.10, https://www.federalreserve.gov/releases/h10/",
+        sourceDate: "2026-11",
+      }),
+  },
   "POST /api/benchmarks": {
     action: "benchmarks.create",
     run: () => call("POST /api/benchmarks", { ...BENCHMARK, workload: "audited add" }),

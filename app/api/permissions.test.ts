@@ -64,6 +64,8 @@ const EXPECTED: Record<string, Rule> = {
   "POST /api/pricing/[id]/retire": financeWrite,
   "POST /api/pricing/reprice": financeWrite,
   "POST /api/pricing/import": financeWrite,
+  "GET /api/pricing/rates": financeRead,
+  "POST /api/pricing/rates": financeWrite,
   "GET /api/compare": operatorRead,
   "GET /api/benchmarks": operatorRead,
   "POST /api/benchmarks": operatorAct,

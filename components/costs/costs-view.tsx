@@ -20,6 +20,7 @@ import { CostInstanceTable } from "./cost-instance-table.tsx";
 import { FocusExport } from "./focus-export.tsx";
 import { MonthPicker } from "./month-picker.tsx";
 import { TableWrap } from "../table-wrap.tsx";
+import { PriceNotesPanel } from "./price-notes.tsx";
 
 export function CostsView() {
   const [params, setParams] = useSearchState();
@@ -152,6 +153,7 @@ function CostsBody({ m }: { m: CostMonth }) {
       </section>
 
       {m.unpricedNow.length > 0 ? <UnpricedNow rows={m.unpricedNow} /> : null}
+      {m.priceNotes ? <PriceNotesPanel notes={m.priceNotes} /> : null}
 
       {empty ? (
         <section className="panel empty">

@@ -142,7 +142,7 @@ export function InstanceView({
                 "no catalogue price matches this instance: finance can add one"
               )
             ) : (
-              "catalogue price"
+              (cost.priceNote ?? "catalogue price")
             )
           }
         />

@@ -11,7 +11,9 @@ import { pricingRowSchema, type PricingRowDto } from "@/lib/zod/schemas/pricing.
 import { LocalTime } from "../time-zone.tsx";
 import { useSearchState } from "../use-search-state.ts";
 import { ConfirmButton } from "./form-bits.tsx";
+import { convertedPriceText, RegionCell, StaleMark } from "./price-cells.tsx";
 import { PriceForm } from "./price-form.tsx";
+import { ratesQuery } from "./rates-panel.tsx";
 import { PricingSource } from "./pricing-source.tsx";
 
 const MODEL_ORDER = ["on_demand", "spot", "reserved"];
@@ -62,6 +64,8 @@ export function PricingPanel({ canWrite }: { canWrite: boolean }) {
   const [showRetired, setShowRetired] = useState(false);
   const q = useQuery(pricingQueries.catalogue(showRetired ? "include" : "exclude"));
   const rows = q.data ? orderPricingRows(q.data.rows) : [];
+  const rates = useQuery(ratesQuery()).data?.rows ?? null;
+  const now = new Date();
   const prefill = canWrite ? readPricePrefill(params) : null;
   const [editing, setEditing] = useState<Editing | null>(() =>
     prefill ? { kind: "new", prefill } : null,
@@ -168,6 +172,7 @@ export function PricingPanel({ canWrite }: { canWrite: boolean }) {
                   data-testid="pricing-row"
                   data-provider={r.provider}
                   data-type={r.instanceType}
+                  data-region={r.region}
                   data-model={r.pricingModel}
                   data-origin={r.origin}
                   data-retired={r.retiredAt ? "yes" : "no"}
@@ -176,20 +181,26 @@ export function PricingPanel({ canWrite }: { canWrite: boolean }) {
                 >
                   <td>{r.provider}</td>
                   <td className="mono">{r.instanceType}</td>
-                  <td>{r.region === "*" ? <span className="muted">any region</span> : r.region}</td>
+                  <td>
+                    <RegionCell region={r.region} />
+                  </td>
                   <td>{pricingModelText(r.pricingModel)}</td>
                   <td>
                     {r.gpuCount} × {r.gpuModel}
                   </td>
-                  <td className="num" data-micros={r.usdPerHourMicros}>
-                    {hourlyPriceText(r)}
+                  <td className="num" data-micros={r.usdPerHourMicros} data-currency={r.currency}>
+                    {convertedPriceText(r, rates, now) ?? hourlyPriceText(r)}
                   </td>
                   <td>
                     <LocalTime value={r.effectiveFrom} />
                   </td>
                   <td className="wrap pricing-source">
                     <PricingSource text={r.source} />
-                    {r.sourceDate ? <div className="muted small">as of {r.sourceDate}</div> : null}
+                    {r.sourceDate ? (
+                      <div className="muted small">
+                        as of {r.sourceDate} <StaleMark sourceDate={r.sourceDate} now={now} />
+                      </div>
+                    ) : null}
                   </td>
                   <td className="wrap">{r.note ?? <span className="muted">—</span>}</td>
                   <td className="small">

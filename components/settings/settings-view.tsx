@@ -4,6 +4,7 @@ import { BudgetsPanel } from "./budgets-panel.tsx";
 import { ChannelsPanel } from "./channels-panel.tsx";
 import { PriceImportPanel } from "./price-import-panel.tsx";
 import { PricingPanel } from "./pricing-panel.tsx";
+import { RatesPanel } from "./rates-panel.tsx";
 import { RepricePanel } from "./reprice-panel.tsx";
 import { RulesPanel } from "./rules-panel.tsx";
 
@@ -35,6 +36,7 @@ export function SettingsView({
         {rules && <RulesPanel />}
         <BudgetsPanel />
         <PricingPanel canWrite={pricing} />
+        <RatesPanel canWrite={pricing} />
         {pricing ? <PriceImportPanel /> : null}
         {pricing ? <RepricePanel /> : null}
         {channels && <ChannelsPanel />}

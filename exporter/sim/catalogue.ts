@@ -88,7 +88,15 @@ export const INSTANCE_TYPES: readonly InstanceType[] = [
     instanceType: "ecs.gn6i-c4g1.xlarge",
     gpuName: "Tesla T4",
     gpus: 1,
-    regions: ["cn-hangzhou"],
+    // cn-shanghai has a CNY catalogue row; cn-hangzhou falls back to the "*" USD row
+    regions: ["cn-shanghai", "cn-hangzhou"],
+  },
+  {
+    provider: "tencent",
+    instanceType: "GN7.2XLARGE32",
+    gpuName: "Tesla T4",
+    gpus: 1,
+    regions: ["ap-guangzhou"],
   },
   {
     provider: "onprem",
@@ -117,6 +125,8 @@ export const REGIONS: Readonly<Record<string, { utcOffsetHours: number; code: st
   eastus: { utcOffsetHours: -5, code: "eus" },
   westeurope: { utcOffsetHours: 1, code: "weu" },
   "cn-hangzhou": { utcOffsetHours: 8, code: "hzh" },
+  "cn-shanghai": { utcOffsetHours: 8, code: "sha" },
+  "ap-guangzhou": { utcOffsetHours: 8, code: "gz" },
   dc1: { utcOffsetHours: -5, code: "dc1" },
 };
 

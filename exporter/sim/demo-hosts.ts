@@ -1,5 +1,6 @@
 // The first 24 hosts of every simulated fleet, chosen by hand so the demo shows each case:
-// three clouds plus Alibaba and an unpriced on-prem DGX, all pricing models, every profile.
+// three clouds plus Alibaba (priced in CNY, cn-shanghai) and Tencent Cloud (ap-guangzhou), an
+// unpriced on-prem DGX, all pricing models, every profile.
 import type { PricingModel, WorkloadProfile } from "./types.ts";
 
 export interface HostDesign {
@@ -60,13 +61,14 @@ export const DEMO_HOSTS: readonly HostDesign[] = [
     interruptible: true,
   }),
   d("g2-standard-4", "us-central1", "spot", "inference", "chat-serving", "carol", "I"),
-  d("g2-standard-4", "europe-west4", "on_demand", "vision", "ocr", "judy", "I"),
+  // Tencent Cloud GN7 (T4), international-site USD price (it replaced a second L4 inference box)
+  d("GN7.2XLARGE32", "ap-guangzhou", "on_demand", "vision", "ocr", "judy", "I"),
   d("Standard_ND96asr_v4", "eastus", "reserved", "vision", "ocr", "judy", "TTTTTTHH", {
     driverVersion: "580.95.05",
   }),
   d("Standard_NC4as_T4_v3", "westeurope", "on_demand", "vision", "ocr", "ivan", "I"),
   d("Standard_NC4as_T4_v3", "eastus", "spot", "platform", "evals", "erin", "E"),
-  d("ecs.gn6i-c4g1.xlarge", "cn-hangzhou", "on_demand", "inference", "chat-serving", "dave", "I", {
+  d("ecs.gn6i-c4g1.xlarge", "cn-shanghai", "on_demand", "inference", "chat-serving", "dave", "I", {
     driverVersion: "570.172.08",
   }),
   d("dgx-a100", "dc1", "reserved", "platform", "llm-pretrain", "frank", "MMTTTTHE"),

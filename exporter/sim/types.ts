@@ -39,7 +39,7 @@ export interface SimHostSpec {
   /** 0-based position in the fleet; also the path index /hosts/<id>/metrics */
   id: number;
   hostname: string;
-  provider: string; // aws | gcp | azure | alibaba | onprem
+  provider: string; // aws | gcp | azure | alibaba | tencent | onprem
   instanceType: string;
   region: string;
   pricingModel: PricingModel;

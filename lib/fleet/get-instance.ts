@@ -68,6 +68,7 @@ export async function getInstance(id: string, deps: FleetDeps): Promise<Instance
       month,
       currency: price?.currency ?? "USD",
       pricePerHourMicros: price ? price.perHourMicros.toString() : null,
+      priceNote: price?.note ?? null,
       monthToDateMicros: (ledger._sum.costMicros ?? 0n).toString(),
       idleMonthToDateMicros: (ledger._sum.idleCostMicros ?? 0n).toString(),
       idleNowPerHourMicros: idleNowPerHour(shaped.gpus, price).toString(),

@@ -1,4 +1,5 @@
 import { lookupPrice } from "@/lib/pricing/lookup.ts";
+import { priceNoteOf } from "@/lib/pricing/price-note.ts";
 import type { PriceRow } from "@/lib/pricing/types.ts";
 import type { HostLike, HostPrice } from "./summarize.ts";
 
@@ -12,7 +13,12 @@ export function priceHosts(
     hosts.map((h) => {
       const p = lookupPrice(rows, { ...h, at });
       const price: HostPrice | null = p.priced
-        ? { perHourMicros: p.usdPerHourMicros, currency: p.currency, gpuCount: p.gpuCount }
+        ? {
+            perHourMicros: p.usdPerHourMicros,
+            currency: p.currency,
+            gpuCount: p.gpuCount,
+            note: priceNoteOf(p, h.region),
+          }
         : null;
       return [h.id, price];
     }),

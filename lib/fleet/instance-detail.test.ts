@@ -117,7 +117,12 @@ describe("priceHosts", () => {
       row({ usdPerHourMicros: 40_000_000n, effectiveFrom: new Date("2027-01-01T00:00:00Z") }),
     ];
     const prices = priceHosts(hosts, rows, new Date("2026-11-10T00:00:00Z"));
-    expect(prices.get("a")).toEqual({ perHourMicros: 32_772_000n, currency: "USD", gpuCount: 8 });
+    expect(prices.get("a")).toEqual({
+      perHourMicros: 32_772_000n,
+      currency: "USD",
+      gpuCount: 8,
+      note: "fallback (no us-east-1 price)",
+    });
     expect(prices.get("b")).toBeNull();
     expect(prices.get("c")).toBeNull();
   });

@@ -28,6 +28,8 @@ export interface HostPrice {
   currency: string;
   /** GPUs the catalogue says the instance has; used when the host reports none */
   gpuCount: number;
+  /** "fallback (no <region> price)", or the CNY price and rate it was converted at */
+  note?: string | null;
 }
 
 export type PriceMap = ReadonlyMap<string, HostPrice | null>;

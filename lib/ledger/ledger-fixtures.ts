@@ -19,7 +19,10 @@ export const host = (over: Partial<HostAttribution> = {}): HostAttribution => ({
   ...over,
 });
 
-export const priceOf = (h: HostAttribution, when: Date = HOUR): PriceLookup =>
+/** The catalogue price in force at `when`: by default before AWS's June 2025 P4/P5 cut and the
+ * regional rows, so the tests' arithmetic keeps the long-lived list figures (p4d $32.7726/h). */
+export const PRICED_AT = new Date("2025-05-15T10:00:00Z");
+export const priceOf = (h: HostAttribution, when: Date = PRICED_AT): PriceLookup =>
   lookupPrice(catalogueRows(), { ...h, at: when });
 
 export function gpu(uuid: string, over: Partial<GpuSample> = {}): GpuSample {

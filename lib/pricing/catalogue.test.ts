@@ -1,14 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { CATALOGUE, catalogueRows } from "./catalogue.ts";
+import { AWS_P_CUT, CATALOGUE, catalogueRows } from "./catalogue.ts";
+import { lookupPrice } from "./lookup.ts";
+import { SHIPPED_RATES, invertQuote } from "./rates-catalogue.ts";
 import { PRICING_MODELS } from "./types.ts";
 
 const key = (r: { provider: string; instanceType: string; pricingModel: string }) =>
   `${r.provider}/${r.instanceType}/${r.pricingModel}`;
 const keys = new Set(CATALOGUE.map(key));
+const rows = catalogueRows();
+const at = (iso: string) => new Date(iso);
+
+/** the price of the "*" row in force at `when` */
+function fallback(provider: string, type: string, model = "on_demand", when = "2026-11-15") {
+  const r = lookupPrice(rows, {
+    provider,
+    instanceType: type,
+    region: "nowhere-1",
+    pricingModel: model,
+    at: at(`${when}T00:00:00Z`),
+  });
+  return r.priced ? r.usdPerHourMicros : null;
+}
 
 describe("seed catalogue", () => {
   it("converts every price exactly and keeps keys unique", () => {
-    const rows = catalogueRows();
     expect(rows).toHaveLength(CATALOGUE.length);
     const unique = new Set(
       rows.map((r) => `${key(r)}/${r.region}/${r.effectiveFrom.toISOString()}`),
@@ -23,22 +38,60 @@ describe("seed catalogue", () => {
     }
   });
 
-  it("holds the published figures", () => {
-    const price = (provider: string, type: string, model = "on_demand") =>
-      catalogueRows().find((r) => key(r) === `${provider}/${type}/${model}`)?.usdPerHourMicros;
-    expect(price("aws", "g4dn.xlarge")).toBe(526_000n);
-    expect(price("aws", "g5.xlarge")).toBe(1_006_000n);
-    expect(price("aws", "p3.2xlarge")).toBe(3_060_000n);
-    expect(price("aws", "p4d.24xlarge")).toBe(32_772_600n);
-    expect(price("aws", "p5.48xlarge")).toBe(98_320_000n);
-    expect(price("gcp", "a2-highgpu-1g")).toBe(3_673_000n);
-    expect(price("gcp", "a2-highgpu-1g", "spot")).toBe(1_443_000n);
-    expect(price("azure", "Standard_ND96asr_v4")).toBe(27_197_000n);
-    expect(price("alibaba", "ecs.gn6i-c4g1.xlarge")).toBe(1_152_000n);
+  it("holds the published figures, the June 2025 cut as two dated rows", () => {
+    expect(fallback("aws", "g4dn.xlarge")).toBe(526_000n);
+    expect(fallback("aws", "g5.xlarge")).toBe(1_006_000n);
+    expect(fallback("aws", "p3.2xlarge")).toBe(3_060_000n);
+    expect(fallback("aws", "p4d.24xlarge", "on_demand", "2025-05-31")).toBe(32_772_600n);
+    expect(fallback("aws", "p4d.24xlarge")).toBe(21_957_642n);
+    expect(fallback("aws", "p5.48xlarge", "on_demand", "2025-05-31")).toBe(98_320_000n);
+    expect(fallback("aws", "p5.48xlarge")).toBe(55_040_000n);
+    expect(fallback("aws", "p5en.48xlarge")).toBe(63_296_000n);
+    expect(fallback("gcp", "a2-highgpu-1g")).toBe(3_673_000n);
+    expect(fallback("gcp", "a2-highgpu-1g", "spot")).toBe(1_443_000n);
+    expect(fallback("azure", "Standard_ND96asr_v4")).toBe(27_197_000n);
+    expect(fallback("alibaba", "ecs.gn6i-c4g1.xlarge")).toBe(1_152_000n);
+    const cut = CATALOGUE.filter((r) => r.instanceType === "p5.48xlarge" && r.region === "*");
+    expect(cut.filter((r) => r.pricingModel === "on_demand").map((r) => r.effectiveFrom)).toEqual([
+      at("2024-01-01T00:00:00Z"),
+      AWS_P_CUT,
+    ]);
   });
 
-  it("has a spot row for every AWS, GCP and Azure type, and the reserved rows", () => {
-    for (const r of CATALOGUE.filter((c) => c.provider !== "alibaba")) {
+  it("has regional rows from the offer files, Tencent rows and Alibaba rows in CNY", () => {
+    const regional = (type: string, region: string) =>
+      rows.find((r) => r.instanceType === type && r.region === region)?.usdPerHourMicros;
+    expect(regional("p5.48xlarge", "us-west-2")).toBe(55_040_000n);
+    expect(regional("p4d.24xlarge", "us-west-2")).toBe(21_957_640n);
+    expect(regional("p4d.24xlarge", "eu-west-1")).toBe(23_715_690n);
+    expect(regional("g4dn.xlarge", "eu-west-1")).toBe(587_000n);
+    expect(regional("GN7.2XLARGE32", "ap-guangzhou")).toBe(1_260_000n);
+    const cny = rows.filter((r) => r.currency === "CNY");
+    expect(cny.map((r) => r.instanceType).sort()).toEqual([
+      "ecs.gn6i-c4g1.xlarge",
+      "ecs.gn6v-c8g1.2xlarge",
+      "ecs.gn7e-c16g1.4xlarge",
+      "ecs.gn7i-c8g1.2xlarge",
+    ]);
+    const gn6i = cny.find((r) => r.instanceType === "ecs.gn6i-c4g1.xlarge");
+    expect(gn6i?.localPerHourMicros).toBe(11_630_000n);
+    // listed at the rate in force at its effectiveFrom (2023-07-28, 7.1488 CNY per USD, stored as
+    // 0.13988362): 11.63 × 0.13988362 = 1.6268465006 → 1.626847 (half-up, once)
+    expect(gn6i?.usdPerHourMicros).toBe(1_626_847n);
+    expect(gn6i?.rates?.length).toBe(SHIPPED_RATES.length);
+  });
+
+  it("ships CNY rates as the exact inverse of the Federal Reserve quote", () => {
+    expect(invertQuote("7.2734")).toBe("0.13748728");
+    expect(invertQuote("8")).toBe("0.12500000");
+    for (const r of SHIPPED_RATES) expect(r.source).toMatch(/federalreserve|stlouisfed/);
+  });
+
+  it("has a spot row for every AWS, GCP and Azure fallback type, and the reserved rows", () => {
+    const fallbacks = CATALOGUE.filter(
+      (c) => c.region === "*" && ["aws", "gcp", "azure"].includes(c.provider),
+    );
+    for (const r of fallbacks) {
       expect(keys.has(`${r.provider}/${r.instanceType}/spot`), r.instanceType).toBe(true);
     }
     for (const t of [
@@ -46,22 +99,18 @@ describe("seed catalogue", () => {
       "aws/p5.48xlarge",
       "aws/p5en.48xlarge",
       "gcp/a3-highgpu-8g",
-      "azure/Standard_ND96asr_v4",
-      "aws/g5.xlarge",
-      "aws/g4dn.xlarge",
     ]) {
       expect(keys.has(`${t}/reserved`), t).toBe(true);
     }
   });
 
-  it("prices spot and reserved below on-demand, and marks them approximate", () => {
-    const rows = catalogueRows();
+  it("prices spot and reserved below on-demand at the same time, and marks them approximate", () => {
     for (const r of rows.filter((x) => x.pricingModel !== "on_demand")) {
-      const od = rows.find(
-        (x) => x.pricingModel === "on_demand" && x.instanceType === r.instanceType,
-      );
-      expect(od, r.instanceType).toBeDefined();
-      expect(r.usdPerHourMicros).toBeLessThan(od?.usdPerHourMicros ?? 0n);
+      const when = r.effectiveFrom.toISOString().slice(0, 10);
+      const od = fallback(r.provider, r.instanceType, "on_demand", when);
+      expect(od, r.instanceType).not.toBeNull();
+      const own = fallback(r.provider, r.instanceType, r.pricingModel, when);
+      expect(own ?? 0n, `${r.instanceType} ${r.pricingModel} ${when}`).toBeLessThan(od ?? 0n);
       if (r.pricingModel === "reserved") expect(r.note).toMatch(/approximate.*1-year/);
     }
   });

@@ -1,13 +1,15 @@
-// Seed catalogue: list prices, USD per instance-hour, Linux, as on each `source` page at `sourceDate`
-// (not re-fetched at seed time); "*" applies them to every region. Spot and reserved rows are
-// approximate. On-prem "dgx-a100" is deliberately absent: it shows what an unpriced host looks like.
+// Seed catalogue: list prices per instance-hour, Linux, as on each `source` page at `sourceDate`
+// (not re-fetched at seed time). The rows here are region "*": the explicit fallback for a region
+// without a row of its own (the pages say "fallback (no <region> price)" when one is used); the
+// regional rows, Tencent Cloud and Alibaba's CNY rows are in catalogue-regional.ts. Spot and
+// reserved rows are approximate. On-prem "dgx-a100" is deliberately absent: it shows what an
+// unpriced host looks like.
 import { parseMicros } from "../core/money.ts";
-import { ANY_REGION, type CatalogueRow, type PriceRow, type PricingModel } from "./types.ts";
-
-const GIB = 1024n ** 3n;
-
-// Rows apply from this date; a later price change is a new row with a later effectiveFrom.
-const BASELINE = new Date("2024-01-01T00:00:00Z");
+import { BASELINE, price, spec } from "./catalogue-build.ts";
+import { REGIONAL_CATALOGUE } from "./catalogue-regional.ts";
+import { convertMicros, rateInForce, type ExchangeRateRow } from "./fx.ts";
+import { SHIPPED_RATES } from "./rates-catalogue.ts";
+import type { CatalogueRow, PriceRow } from "./types.ts";
 
 const AWS_OD =
   "AWS EC2 On-Demand pricing, https://aws.amazon.com/ec2/pricing/on-demand/ (us-east-1)";
@@ -16,6 +18,10 @@ const AWS_RI =
   "AWS EC2 Reserved Instances pricing, https://aws.amazon.com/ec2/pricing/reserved-instances/pricing/ (us-east-1)";
 const AWS_SP =
   "AWS Savings Plans pricing, https://aws.amazon.com/savingsplans/compute-pricing/ (us-east-1)";
+const AWS_OFFER =
+  "AWS Price List offer file AmazonEC2 us-east-1, version 20260910195514 (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/current/us-east-1/index.json), On-Demand Linux";
+const VANTAGE_P5EN =
+  "instances.vantage.sh data for p5en.48xlarge, us-east-1 On-Demand, as copied in github.com/tsaol/aws-gpu data/p5en_instances.js (https://instances.vantage.sh/aws/ec2/p5en.48xlarge)";
 const GCP_VM =
   "Google Cloud VM instance pricing, https://cloud.google.com/compute/vm-instance-pricing (us-central1)";
 const GCP_SPOT =
@@ -28,47 +34,19 @@ const ALIBABA = "Alibaba Cloud ECS pricing, https://www.alibabacloud.com/product
 
 const SPOT_NOTE = "approximate: typical spot price; spot prices move with supply, per zone";
 const P_CUT_NOTE =
-  "list price before AWS's June 2025 P4/P5 price cut; add a row with a later effectiveFrom for the new figure";
+  "list price before AWS's June 2025 P4/P5 price cut; the row from 2025-06-01 holds the new figure";
 
-interface Spec {
-  provider: string;
-  instanceType: string;
-  gpuModel: string;
-  gpuCount: number;
-  gpuMemoryBytes: bigint;
-}
+/**
+ * AWS cut P4d, P5 and P5en On-Demand prices from 2025-06-01 ("Announcing up to 45% price reduction
+ * for Amazon EC2 NVIDIA GPU-accelerated instances", AWS What's New, 2025-06-05); Savings Plans
+ * followed. The old figure stays in force before this instant, so past hours keep it.
+ */
+export const AWS_P_CUT = new Date("2025-06-01T00:00:00Z");
+const CUT_NOTE =
+  "after AWS's June 2025 P4/P5 price cut (effective 2025-06-01); us-east-1 figure, the fallback for other regions";
+const CUT_RESERVED_NOTE =
+  "approximate: 1-year commitment, no upfront, amortized hourly: the pre-cut discount applied to the post-cut on-demand price, not read from the pricing page";
 
-function spec(
-  provider: string,
-  instanceType: string,
-  gpuModel: string,
-  gpuCount: number,
-  gib: bigint,
-): Spec {
-  return { provider, instanceType, gpuModel, gpuCount, gpuMemoryBytes: gib * GIB };
-}
-
-function price(
-  s: Spec,
-  pricingModel: PricingModel,
-  usdPerHour: string,
-  source: string,
-  sourceDate: string,
-  note: string | null = null,
-): CatalogueRow {
-  return {
-    ...s,
-    region: ANY_REGION,
-    pricingModel,
-    usdPerHour,
-    effectiveFrom: BASELINE,
-    source,
-    sourceDate,
-    note,
-  };
-}
-
-// Memory is per GPU, nominal (the marketing figure in GiB), not what nvidia-smi reports.
 const g4dn = spec("aws", "g4dn.xlarge", "T4", 1, 16n);
 const g5 = spec("aws", "g5.xlarge", "A10G", 1, 24n);
 const g6 = spec("aws", "g6.xlarge", "L4", 1, 24n);
@@ -83,8 +61,9 @@ const a3 = spec("gcp", "a3-highgpu-8g", "H100-80GB", 8, 80n);
 const nd96 = spec("azure", "Standard_ND96asr_v4", "A100-40GB", 8, 40n);
 const nc4t4 = spec("azure", "Standard_NC4as_T4_v3", "T4", 1, 16n);
 const gn6i = spec("alibaba", "ecs.gn6i-c4g1.xlarge", "T4", 1, 16n);
+const cut = (note: string) => ({ from: AWS_P_CUT, note });
 
-export const CATALOGUE: readonly CatalogueRow[] = [
+const BASE_CATALOGUE: readonly CatalogueRow[] = [
   // AWS
   price(g4dn, "on_demand", "0.526", AWS_OD, "2025-01"),
   price(g4dn, "spot", "0.19", AWS_SPOT, "2025-01", SPOT_NOTE),
@@ -127,7 +106,11 @@ export const CATALOGUE: readonly CatalogueRow[] = [
     "2025-05",
     "approximate: 1-year Standard RI, no upfront, amortized hourly (about 41 % off on-demand); before the June 2025 cut",
   ),
+  price(p4d, "on_demand", "21.957642", AWS_OFFER, "2026-09-10", cut(CUT_NOTE)),
+  price(p4d, "reserved", "12.95", AWS_RI, "2026-09-10", cut(CUT_RESERVED_NOTE + " (41 %)")),
   price(p5, "on_demand", "98.32", AWS_OD, "2025-05", P_CUT_NOTE),
+  price(p5, "on_demand", "55.04", AWS_OFFER, "2026-09-10", cut(CUT_NOTE)),
+  price(p5, "reserved", "34.12", AWS_SP, "2026-09-10", cut(CUT_RESERVED_NOTE + " (38 %)")),
   price(p5, "spot", "35.00", AWS_SPOT, "2025-05", SPOT_NOTE),
   price(
     p5,
@@ -145,6 +128,15 @@ export const CATALOGUE: readonly CatalogueRow[] = [
     "2025-05",
     "approximate: on-demand list at launch (Dec 2024), verify on the page; " + P_CUT_NOTE,
   ),
+  price(
+    p5en,
+    "on_demand",
+    "63.296",
+    VANTAGE_P5EN,
+    "2025-12-21",
+    cut("approximate: a third-party copy of the AWS list figure; " + CUT_NOTE),
+  ),
+  price(p5en, "reserved", "39.24", AWS_SP, "2025-12-21", cut(CUT_RESERVED_NOTE + " (38 %)")),
   price(p5en, "spot", "32.00", AWS_SPOT, "2025-05", SPOT_NOTE),
   price(
     p5en,
@@ -206,14 +198,46 @@ export const CATALOGUE: readonly CatalogueRow[] = [
   ),
   price(nc4t4, "spot", "0.16", AZURE, "2025-01", SPOT_NOTE),
   // Alibaba Cloud
-  price(gn6i, "on_demand", "1.152", ALIBABA, "2025-01", "pay-as-you-go list; differs by region"),
+  price(
+    gn6i,
+    "on_demand",
+    "1.152",
+    ALIBABA,
+    "2025-01",
+    "international-site pay-as-you-go list in USD; differs by region (cn-shanghai has a CNY row)",
+  ),
 ];
 
-/** The catalogue as stored rows, prices converted exactly to micro-dollars. */
-export function catalogueRows(rows: readonly CatalogueRow[] = CATALOGUE): PriceRow[] {
-  return rows.map(({ usdPerHour, ...rest }) => ({
-    ...rest,
-    usdPerHourMicros: parseMicros(usdPerHour),
-    currency: "USD",
-  }));
+export const CATALOGUE: readonly CatalogueRow[] = [...BASE_CATALOGUE, ...REGIONAL_CATALOGUE];
+
+/**
+ * The catalogue as stored rows: prices converted exactly to micro-units. A row kept in another
+ * currency keeps its local price and lists its conversion at the rate in force at effectiveFrom;
+ * the lookup converts per hour with the `rates` attached here.
+ */
+export function catalogueRows(
+  rows: readonly CatalogueRow[] = CATALOGUE,
+  rates: readonly ExchangeRateRow[] = SHIPPED_RATES,
+): PriceRow[] {
+  return rows.map(({ usdPerHour, local, ...rest }) => {
+    if (!local) {
+      return { ...rest, usdPerHourMicros: parseMicros(usdPerHour ?? ""), currency: "USD" };
+    }
+    const localPerHourMicros = parseMicros(local.perHour);
+    const ofCurrency = rates.filter((r) => r.currency === local.currency);
+    // the list figure: the rate in force at effectiveFrom, else the currency's first rate
+    const rate =
+      rateInForce(ofCurrency, local.currency, rest.effectiveFrom) ??
+      [...ofCurrency].sort((a, b) => a.effectiveFrom.getTime() - b.effectiveFrom.getTime())[0];
+    if (!rate) throw new Error(`no ${local.currency} exchange rate for ${rest.instanceType}`);
+    return {
+      ...rest,
+      usdPerHourMicros: convertMicros(localPerHourMicros, rate.usdPerUnit),
+      currency: local.currency,
+      localPerHourMicros,
+      rates: ofCurrency,
+    };
+  });
 }
+
+export { BASELINE };

@@ -1,3 +1,4 @@
+import { convertMicros, rateInForce, type ExchangeRateRow } from "./fx.ts";
 import { ANY_REGION, type PriceRow } from "./types.ts";
 
 export interface PriceQuery {
@@ -20,14 +21,22 @@ export interface PricedLookup {
   region: string;
   effectiveFrom: Date;
   source: string;
+  /** when the row's figure was read (the pages flag a stale one) */
+  sourceDate?: string;
   note: string | null;
+  /** a row kept in another currency (e.g. "CNY"), and its price in micro-units of it */
+  localCurrency?: string | null;
+  localPerHourMicros?: bigint | null;
+  /** the rate `usdPerHourMicros` was converted at (the one in force at `at`); null for USD rows */
+  exchangeRate?: ExchangeRateRow | null;
 }
 
 /** What is missing, so the UI can say e.g. "no spot price for g5.xlarge" instead of "$0". */
 export type UnpricedReason =
   | "instance_type" // nothing at all for this provider + instance type
   | "pricing_model" // the type is catalogued, but not under this pricing model
-  | "not_yet_effective"; // rows exist, but none had started at `at`
+  | "not_yet_effective" // rows exist, but none had started at `at`
+  | "no_exchange_rate"; // the row is kept in another currency and no rate was in force at `at`
 
 export interface UnpricedLookup {
   priced: false;
@@ -88,18 +97,55 @@ export function lookupPrice(rows: readonly PriceRow[], query: PriceQuery): Price
       reason: `no ${query.pricingModel} price for ${label} in ${query.region} at ${query.at.toISOString()}${from}`,
     };
   }
+  const converted = inUsd(best, query.at, label);
+  if (!converted.ok) return converted.unpriced;
   return {
     priced: true,
-    usdPerHourMicros: best.usdPerHourMicros,
-    currency: best.currency,
+    usdPerHourMicros: converted.usdPerHourMicros,
+    // the currency of usdPerHourMicros: always USD (a CNY row's own currency is `localCurrency`)
+    currency: "USD",
     gpuModel: best.gpuModel,
     gpuCount: best.gpuCount,
     gpuMemoryBytes: best.gpuMemoryBytes,
     region: best.region,
     effectiveFrom: best.effectiveFrom,
     source: best.source,
+    sourceDate: best.sourceDate,
     note: best.note,
+    localCurrency: converted.rate ? best.currency : null,
+    localPerHourMicros: converted.rate ? (best.localPerHourMicros ?? null) : null,
+    exchangeRate: converted.rate,
   };
+}
+
+type Converted =
+  | { ok: true; usdPerHourMicros: bigint; rate: ExchangeRateRow | null }
+  | { ok: false; unpriced: UnpricedLookup };
+
+/**
+ * A USD row as it is; a row kept in another currency converted at the rate in force at `at`
+ * (exact, one rounding: lib/pricing/fx.ts), so a past hour keeps the rate of its own day.
+ */
+function inUsd(row: PriceRow, at: Date, label: string): Converted {
+  if (row.currency.toUpperCase() === "USD") {
+    return { ok: true, usdPerHourMicros: row.usdPerHourMicros, rate: null };
+  }
+  const local = row.localPerHourMicros;
+  const rate = rateInForce(row.rates ?? [], row.currency, at);
+  if (local === null || local === undefined || !rate) {
+    const why = local == null ? "no local price" : "no exchange rate";
+    return {
+      ok: false,
+      unpriced: {
+        priced: false,
+        missing: "no_exchange_rate",
+        reason:
+          `${label} is priced in ${row.currency} and has ${why} in force at ` +
+          `${at.toISOString()}: add a ${row.currency} exchange rate on the settings page`,
+      },
+    };
+  }
+  return { ok: true, usdPerHourMicros: convertMicros(local, rate.usdPerUnit), rate };
 }
 
 function pickBest(candidates: readonly PriceRow[], region: string): PriceRow | undefined {
@@ -112,4 +158,9 @@ function pickBest(candidates: readonly PriceRow[], region: string): PriceRow | u
     if (!best || r.effectiveFrom.getTime() > best.effectiveFrom.getTime()) best = r;
   }
   return best;
+}
+
+/** "fallback (no eu-west-1 price)" when the "*" row priced a host; null for a regional row. */
+export function priceRegionNote(priceRegion: string, hostRegion: string): string | null {
+  return priceRegion === ANY_REGION ? `fallback (no ${hostRegion} price)` : null;
 }

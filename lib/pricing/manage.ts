@@ -31,6 +31,7 @@ export function toPricingDto(r: PriceEntry): PricingRowDto {
     usdPerHourMicros: r.usdPerHourMicros.toString(),
     usdPerHour: formatMicros(r.usdPerHourMicros),
     currency: r.currency,
+    localPerHour: r.localPerHourMicros === null ? null : formatMicros(r.localPerHourMicros),
     effectiveFrom: r.effectiveFrom.toISOString(),
     source: r.source,
     sourceDate: r.sourceDate,
@@ -111,6 +112,12 @@ export async function updatePrice(
 ): Promise<{ before: PricingRowDto; after: PricingRowDto }> {
   const row = await found(client, id);
   if (row.retiredAt) throw new ConflictError("this price is retired: add a new row instead");
+  if (row.currency !== "USD") {
+    // the form and API take USD; changing this row here would silently drop its CNY price
+    throw new ConflictError(
+      `this price is kept in ${row.currency}: retire it and add a new row, or add an exchange rate`,
+    );
+  }
   const before = toPricingDto(row);
   const current = {
     provider: before.provider,

@@ -7,6 +7,8 @@ import { createDb, type Db } from "../db.ts";
 import { CATALOGUE } from "./catalogue.ts";
 import { loadPriceRows } from "./catalogue-db.ts";
 import { lookupPrice } from "./lookup.ts";
+import { SHIPPED_RATES } from "./rates-catalogue.ts";
+import { installShippedRates } from "./rates.ts";
 import { installShippedCatalogue } from "./seed.ts";
 
 // A throwaway SQLite file with the real migrations applied, so the test makes its own data.
@@ -107,5 +109,49 @@ describe("installShippedCatalogue", () => {
       at: new Date("2026-11-01T00:00:00Z"),
     });
     expect(res).toMatchObject({ priced: true, usdPerHourMicros: 55_310_000n, gpuCount: 8 });
+  });
+
+  it("installs the shipped exchange rates with the catalogue, by the same origin rules", async () => {
+    expect(await client.exchangeRate.count({ where: { origin: "shipped" } })).toBe(
+      SHIPPED_RATES.length,
+    );
+    // a person adds a rate; a later release corrects one shipped rate and re-ships the rest
+    await client.exchangeRate.create({
+      data: {
+        currency: "CNY",
+        usdPerUnit: "0.14",
+        effectiveFrom: new Date("2026-11-01T00:00:00Z"),
+        source: "finance",
+        sourceDate: "2026-11",
+        origin: "user",
+        updatedBy: "f@example.com",
+      },
+    });
+    const next = SHIPPED_RATES.map((r, i) => (i === 0 ? { ...r, usdPerUnit: "0.1399" } : r));
+    expect(await installShippedRates(client, next)).toEqual({
+      inserted: 0,
+      updated: 1,
+      kept: SHIPPED_RATES.length - 1,
+    });
+    expect(await client.exchangeRate.count()).toBe(SHIPPED_RATES.length + 1);
+    await installShippedRates(client);
+  });
+
+  it("loads CNY rows with their rates: each hour converts at the rate in force then", async () => {
+    const rows = await loadPriceRows(client, { providers: ["alibaba"] });
+    const q = {
+      provider: "alibaba",
+      instanceType: "ecs.gn6i-c4g1.xlarge",
+      region: "cn-shanghai",
+      pricingModel: "on_demand",
+    };
+    const oct = lookupPrice(rows, { ...q, at: new Date("2026-10-15T00:00:00Z") });
+    const nov = lookupPrice(rows, { ...q, at: new Date("2026-11-15T00:00:00Z") });
+    // October: the shipped 2025-02 rate (0.13748728); November: the person's 0.14
+    expect(oct).toMatchObject({ priced: true, usdPerHourMicros: 1_598_977n, localCurrency: "CNY" });
+    expect(nov).toMatchObject({ priced: true, usdPerHourMicros: 1_628_200n });
+    // another region falls back to the international-site USD row
+    const hz = lookupPrice(rows, { ...q, region: "cn-hangzhou", at: new Date("2026-11-15Z") });
+    expect(hz).toMatchObject({ priced: true, usdPerHourMicros: 1_152_000n, region: "*" });
   });
 });

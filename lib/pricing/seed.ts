@@ -1,6 +1,7 @@
 import "server-only";
 import { db, type Db } from "../db.ts";
 import { CATALOGUE, catalogueRows } from "./catalogue.ts";
+import { installShippedRates } from "./rates.ts";
 import type { CatalogueRow, PriceRow } from "./types.ts";
 
 // The shipped catalogue is installed on every start, demo or not (lib/install/defaults.ts), so a
@@ -35,23 +36,29 @@ const CONTENT = [
   "gpuMemoryBytes",
   "usdPerHourMicros",
   "currency",
+  "localPerHourMicros",
   "source",
   "sourceDate",
   "note",
 ] as const;
 
 function sameContent(a: PriceRow, b: PriceRow): boolean {
-  return CONTENT.every((k) => a[k] === b[k]);
+  return CONTENT.every((k) => (a[k] ?? null) === (b[k] ?? null));
 }
 
 /** Installs the shipped catalogue: missing rows are added, shipped rows a release corrected are
  * updated, rows a person added, changed or retired are left alone. Safe to run on every start and
- * from several replicas at once. */
+ * from several replicas at once. The shipped exchange rates are installed first, by the same rules
+ * (lib/pricing/rates.ts). */
 export async function installShippedCatalogue(
   client: Db = db,
   catalogue: readonly CatalogueRow[] = CATALOGUE,
 ): Promise<InstallResult> {
-  const rows = catalogueRows(catalogue);
+  await installShippedRates(client);
+  const rows = catalogueRows(catalogue).map(({ rates: _rates, ...r }) => ({
+    ...r,
+    localPerHourMicros: r.localPerHourMicros ?? null,
+  }));
   const existing = await client.priceEntry.findMany();
   const have = new Map(existing.map((r) => [key(r), r]));
   const result: InstallResult = { inserted: 0, updated: 0, kept: 0 };

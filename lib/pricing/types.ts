@@ -1,3 +1,5 @@
+import type { ExchangeRateRow } from "./fx.ts";
+
 export const PRICING_MODELS = ["on_demand", "spot", "reserved"] as const;
 export type PricingModel = (typeof PRICING_MODELS)[number];
 
@@ -17,15 +19,23 @@ export interface PriceRow {
   gpuModel: string;
   gpuCount: number;
   gpuMemoryBytes: bigint;
+  /** for a USD row the price; for another currency its conversion at effectiveFrom (lists only) */
   usdPerHourMicros: bigint;
   currency: string;
+  /** the price in micro-units of `currency` when that is not USD; lookup converts it per hour */
+  localPerHourMicros?: bigint | null;
+  /** the exchange rates of `currency` (loadPriceRows and catalogueRows attach them) */
+  rates?: readonly ExchangeRateRow[];
   effectiveFrom: Date;
   source: string;
   sourceDate: string;
   note: string | null;
 }
 
-/** A seed catalogue row as written by hand: the price is a decimal string, converted exactly. */
+/**
+ * A seed catalogue row as written by hand: the price is a decimal string, converted exactly. A
+ * USD row gives `usdPerHour`; a row kept in another currency gives `local` instead.
+ */
 export interface CatalogueRow {
   provider: string;
   instanceType: string;
@@ -34,7 +44,8 @@ export interface CatalogueRow {
   gpuModel: string;
   gpuCount: number;
   gpuMemoryBytes: bigint;
-  usdPerHour: string;
+  usdPerHour?: string;
+  local?: { currency: string; perHour: string };
   effectiveFrom: Date;
   source: string;
   sourceDate: string;

@@ -133,7 +133,8 @@ describe("recommendation savings", () => {
     );
   });
 
-  it("spot: an interruptible p4d saves ($32.7726 − $12.50) × 730 = $14,798.998 and states the caveat", () => {
+  // p4d on-demand after AWS's June 2025 cut: $21.957642/h (us-east-1 offer file, 2026-09)
+  it("spot: an interruptible p4d saves ($21.957642 − $12.50) × 730 = $6,904.07866 and states the caveat", () => {
     const h = host("p4d.24xlarge", "aws", [gpu("A", "NVIDIA A100-SXM4-40GB", 40)], {
       labels: { interruptible: "true" },
     });
@@ -142,17 +143,17 @@ describe("recommendation savings", () => {
       rows(h, 30 * 24, () => ({ util: 0.95, p95: 1, memGiB: 38, idle: 0 })),
     );
     const s = recs.find((r) => r.kind === "spot");
-    expect(s?.monthlySavingMicros).toBe(14_798_998_000n);
+    expect(s?.monthlySavingMicros).toBe(6_904_078_660n);
     expect(s?.details).toContain("reclaimed");
     expect(s?.evidence.caveat).toContain("two minutes");
-    // up all month, busy: a reservation is the alternative, ($32.7726 − $19.22) × 730
-    expect(recs.find((r) => r.kind === "reserved")?.monthlySavingMicros).toBe(9_893_398_000n);
+    // up all month, busy: a reservation is the alternative, ($21.957642 − $12.95) × 730
+    expect(recs.find((r) => r.kind === "reserved")?.monthlySavingMicros).toBe(6_575_578_660n);
     // alternatives for one host do not add up: the possible saving is the larger one
     expect(
       possibleSaving(
         recs.map((r) => ({ hostId: r.hostId, monthlySavingMicros: r.monthlySavingMicros })),
       ),
-    ).toBe(14_798_998_000n);
+    ).toBe(6_904_078_660n);
   });
 
   it("spot from the pattern: short jobs with gaps on an unlabelled a2-highgpu-1g, ($3.673 − $1.443) × 730", () => {

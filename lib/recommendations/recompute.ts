@@ -4,6 +4,7 @@ import { isUniqueViolation } from "../core/store-errors.ts";
 import type { Db } from "../db.ts";
 import { parseLabels } from "../core/labels.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
+import { pricesInUsdAt } from "../pricing/convert-rows.ts";
 import type { RecomputeResult } from "../zod/schemas/recommendation.ts";
 import { recommendForHost } from "./compute.ts";
 import { RECO_DEFAULTS, type Candidate, type RecoOptions } from "./types.ts";
@@ -46,7 +47,8 @@ export async function recomputeRecommendations(
   const result: RecomputeResult = { hosts: 0, created: 0, updated: 0, removed: 0, kept: 0 };
   const [hosts, prices, existing] = await Promise.all([
     db.host.findMany({ where: LIVE_HOSTS, include: { gpus: true }, orderBy: { hostname: "asc" } }),
-    loadPriceRows(db),
+    // prices kept in CNY are converted once, at the rate in force now (lib/pricing/convert-rows.ts)
+    loadPriceRows(db).then((rows) => pricesInUsdAt(rows, now)),
     db.recommendation.findMany(),
   ]);
   const since = new Date(now.getTime() - Math.max(o.reservedWindowDays, o.windowDays) * 86_400_000);
@@ -69,6 +71,7 @@ export async function recomputeRecommendations(
         idleSeconds: true,
         idleHeldSeconds: true,
         costMicros: true,
+        idleCostMicros: true,
       },
     });
     for (const h of batch) {

@@ -5,12 +5,14 @@ import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";
 import { lookupPrice } from "@/lib/pricing/lookup.ts";
+import type { PriceRow } from "@/lib/pricing/types.ts";
 import type { CostMonth } from "@/lib/zod/schemas/costs.ts";
 import { buildMonthCosts, reconciliationErrors, type LedgerGroup } from "./breakdown.ts";
 import { monthForecast } from "./forecast.ts";
 import { getScopeBudget } from "./get-fleet-budget.ts";
 import { getCostTrend } from "./get-cost-trend.ts";
 import { monthBounds } from "../core/months.ts";
+import { priceNotes } from "./price-notes.ts";
 import { ledgerScopeWhere } from "./scope-where.ts";
 
 /**
@@ -23,7 +25,8 @@ export async function getCostMonth(
 ): Promise<CostMonth> {
   const { from, to } = monthBounds(month);
   const inMonth = { hourStart: { gte: from, lt: to }, ...ledgerScopeWhere(scope) };
-  const [groups, gpuRows, budget, trend, unpricedNow] = await Promise.all([
+  const prices = loadPriceRows(client);
+  const [groups, gpuRows, budget, trend, unpricedNow, priceRows] = await Promise.all([
     client.usageHour.groupBy({
       by: [
         "hostId",
@@ -49,7 +52,8 @@ export async function getCostMonth(
     }),
     getScopeBudget(scope, client),
     getCostTrend(month, { client, scope }),
-    unpricedHostsNow(client, scope, now),
+    prices.then((rows) => unpricedHostsNow(client, scope, now, rows)),
+    prices,
   ]);
 
   const hostIds = [...new Set(groups.map((g) => g.hostId))];
@@ -57,6 +61,24 @@ export async function getCostMonth(
     where: { id: { in: hostIds } },
     select: { id: true, hostname: true },
   });
+
+  const hostname = new Map(hosts.map((h) => [h.id, h.hostname]));
+  const notes = priceNotes(
+    groups.flatMap((g) =>
+      g.priced && g._min.hourStart && g._max.hourStart
+        ? [
+            {
+              ...g,
+              hostname: hostname.get(g.hostId) ?? g.hostId,
+              first: g._min.hourStart,
+              last: g._max.hourStart,
+            },
+          ]
+        : [],
+    ),
+    priceRows,
+    now,
+  );
 
   const ledger: LedgerGroup[] = groups.map((g) => ({
     hostId: g.hostId,
@@ -112,6 +134,7 @@ export async function getCostMonth(
     displayIdleMicros: costs.displayIdleMicros.toString(),
     unpriced: costs.unpriced,
     unpricedNow,
+    priceNotes: notes,
     dataFrom: dataFrom?.toISOString() ?? null,
     dataTo: dataTo?.toISOString() ?? null,
     budget: budget
@@ -151,8 +174,9 @@ async function unpricedHostsNow(
   client: Db,
   scope: TeamScope,
   now: Date,
+  rows: PriceRow[],
 ): Promise<CostMonth["unpricedNow"]> {
-  const [hosts, rows] = await Promise.all([
+  const [hosts] = await Promise.all([
     client.host.findMany({
       where: { ...LIVE_HOSTS, ...(scope === null ? {} : { team: { in: [...scope] } }) },
       select: {
@@ -163,7 +187,6 @@ async function unpricedHostsNow(
         gpus: { where: { parentUuid: null }, select: { name: true } },
       },
     }),
-    loadPriceRows(client),
   ]);
   const groups = new Map<string, CostMonth["unpricedNow"][number]>();
   for (const h of hosts) {

@@ -45,6 +45,8 @@ describe("OpenAPI: alerting and pricing routes", () => {
         "POST /api/pricing/{id}/retire",
         "POST /api/pricing/reprice",
         "POST /api/pricing/import",
+        "GET /api/pricing/rates",
+        "POST /api/pricing/rates",
       ].sort(),
     );
   });

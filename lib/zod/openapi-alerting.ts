@@ -40,6 +40,7 @@ import {
   pricingRowSchema,
 } from "./schemas/pricing.ts";
 import { pricingImportPathItem, pricingImportResultSchema } from "../pricing/import/openapi.ts";
+import { exchangeRateSchemas, exchangeRatesPathItem } from "../pricing/rates-openapi.ts";
 import { repriceRequestSchema, repriceResultSchema } from "./schemas/reprice.ts";
 import { ruleInputSchema, ruleListSchema, ruleSchema, ruleUpdateSchema } from "./schemas/rule.ts";
 
@@ -272,6 +273,7 @@ export function alertingPaths(): JsonObject {
       },
     },
     "/api/pricing/import": pricingImportPathItem(),
+    "/api/pricing/rates": exchangeRatesPathItem(),
     "/api/channels": channels.collection,
     "/api/channels/{id}": channels.item,
     "/api/channels/{id}/test": {
@@ -298,6 +300,7 @@ export function alertingSchemas(): JsonObject {
     BudgetList: schemaOf(budgetListSchema),
     Budget: schemaOf(budgetSchema),
     PricingList: schemaOf(pricingListSchema),
+    ...exchangeRateSchemas(),
     PricingRow: schemaOf(pricingRowSchema),
     RepriceResult: schemaOf(repriceResultSchema),
     PricingImportResult: pricingImportResultSchema(),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoTimeSchema, microsSchema } from "./common.ts";
 import { monthSchema } from "./month.ts";
+import { priceNotesSchema } from "./price-notes.ts";
 
 export const BREAKDOWN_DIMENSIONS = [
   "provider",
@@ -103,6 +104,11 @@ export const costMonthSchema = z.object({
     )
     .describe(
       "hosts (in scope) that no catalogue price matches right now, by instance type: their hours will be unpriced until a price is added",
+    ),
+  priceNotes: priceNotesSchema
+    .optional()
+    .describe(
+      "the catalogue rows behind the month's hours (stale ones, fallbacks) and the hosts priced in another currency with their rates",
     ),
   dataFrom: isoTimeSchema.nullable().describe("first ledger hour in the month"),
   dataTo: isoTimeSchema.nullable().describe("end of the last ledger hour in the month"),

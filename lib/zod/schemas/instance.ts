@@ -103,6 +103,13 @@ export const instanceDetailSchema = z.object({
     month: monthSchema,
     currency: z.string(),
     pricePerHourMicros: microsSchema.nullable().describe("null: unpriced"),
+    priceNote: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        '"fallback (no <region> price)" when the any-region row priced it; a CNY price and its rate',
+      ),
     monthToDateMicros: microsSchema.describe("closed ledger hours this UTC month"),
     idleMonthToDateMicros: microsSchema,
     idleNowPerHourMicros: microsSchema.describe("GPU share of the price for GPUs idle now"),

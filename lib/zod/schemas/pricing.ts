@@ -106,6 +106,13 @@ export const pricingRowSchema = z.object({
   usdPerHourMicros: microsSchema,
   usdPerHour: z.string(),
   currency: z.string(),
+  localPerHour: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "the price in `currency` when that is not USD (usdPerHour is then its conversion at effectiveFrom; hours convert at the rate in force)",
+    ),
   effectiveFrom: isoTimeSchema,
   source: z.string(),
   sourceDate: z.string(),

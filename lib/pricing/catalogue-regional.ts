@@ -1,0 +1,122 @@
+// Regional rows of the shipped catalogue: each applies to its own region only and beats the "*"
+// fallback there. Every figure is from the page named in its source, read on its source date.
+import { BASELINE, price, spec } from "./catalogue-build.ts";
+import type { CatalogueRow } from "./types.ts";
+
+// The AWS offer files (version 20260910195514) carry an effectiveDate of 2026-09-01 on these terms;
+// before it the "*" rows (with the dated June 2025 cut) apply. Figures as copied byte for byte in
+// github.com/scttfrdmn/substrate emulator/pricing_offer_fixture_ec2.go (the us-east-1 part is
+// also lib/pricing/import/fixtures/aws-ec2-us-east-1-20260910195514.json). eu-west-1 publishes no
+// g6 or p5 product, so those stay on the fallback there.
+const offer = (region: string) =>
+  `AWS Price List offer file AmazonEC2 ${region}, version 20260910195514 ` +
+  `(https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/current/${region}/index.json), On-Demand Linux`;
+const OFFER_DATE = "2026-09-10";
+const OFFER_FROM = { from: new Date("2026-09-01T00:00:00Z") };
+
+const g4dn = spec("aws", "g4dn.xlarge", "T4", 1, 16n);
+const g6 = spec("aws", "g6.xlarge", "L4", 1, 24n);
+const p4d = spec("aws", "p4d.24xlarge", "A100-40GB", 8, 40n);
+const p5 = spec("aws", "p5.48xlarge", "H100-80GB", 8, 80n);
+
+function aws(
+  s: ReturnType<typeof spec>,
+  region: string,
+  usd: string,
+  note: string | null = null,
+): CatalogueRow {
+  return price(s, "on_demand", usd, offer(region), OFFER_DATE, { ...OFFER_FROM, region, note });
+}
+
+const AWS_REGIONAL: CatalogueRow[] = [
+  aws(g4dn, "us-east-1", "0.526"),
+  aws(g4dn, "us-west-2", "0.526"),
+  aws(g4dn, "eu-west-1", "0.587"),
+  aws(g6, "us-east-1", "0.8048"),
+  aws(g6, "us-west-2", "0.8048"),
+  aws(p4d, "us-east-1", "21.957642"),
+  aws(p4d, "us-west-2", "21.95764", "the offer file differs from us-east-1 at the 7th digit"),
+  aws(p4d, "eu-west-1", "23.71569"),
+  aws(p5, "us-east-1", "55.04"),
+  aws(p5, "us-west-2", "55.04"),
+];
+
+// Tencent Cloud, international site (prices in USD). The page prices Guangzhou Zone 3 and is
+// undated; the figures were on it when read (2026-11), so they apply from the baseline.
+const TENCENT_INTL =
+  'Tencent Cloud, Cloud GPU Service "Billing Description" (https://intl.cloud.tencent.com/document/product/560), pay-as-you-go, computing part only, Guangzhou Zone 3';
+const TENCENT_NOTE =
+  "international-site USD list for ap-guangzhou; the page is undated, so the start date is the catalogue baseline";
+const gn7 = spec("tencent", "GN7.2XLARGE32", "T4", 1, 16n);
+const gn7big = spec("tencent", "GN7.5XLARGE80", "T4", 1, 16n);
+const gn6s = spec("tencent", "GN6S.LARGE20", "P4", 1, 8n);
+
+const TENCENT: CatalogueRow[] = [
+  price(gn7, "on_demand", "1.26", TENCENT_INTL, "2026-11", {
+    region: "ap-guangzhou",
+    from: BASELINE,
+    note: TENCENT_NOTE,
+  }),
+  price(gn7big, "on_demand", "2.01", TENCENT_INTL, "2026-11", {
+    region: "ap-guangzhou",
+    from: BASELINE,
+    note: TENCENT_NOTE,
+  }),
+  price(gn6s, "on_demand", "1.11", TENCENT_INTL, "2026-11", {
+    region: "ap-guangzhou",
+    from: BASELINE,
+    note: TENCENT_NOTE,
+  }),
+];
+
+// Alibaba Cloud, China site, cn-shanghai, pay-as-you-go, in CNY (converted per hour at the rate in
+// force: lib/pricing/rates-catalogue.ts). Read from Alibaba's ECS price estimation page
+// (https://ecs-buy.aliyun.com/ecs) and published in "GPU Prices Quick Reference" (2023-06-17,
+// updated 2023-07-21, github.com/ArthurChiao/arthurchiao.github.io, https://arthurchiao.art/blog/gpu-prices/).
+const ALIYUN_CN =
+  'Alibaba Cloud ECS price estimation page (https://ecs-buy.aliyun.com/ecs), cn-shanghai, pay-as-you-go, as tabled in "GPU Prices Quick Reference" (https://arthurchiao.art/blog/gpu-prices/)';
+const ALIYUN_FROM = new Date("2023-08-01T00:00:00Z");
+const ALIYUN_NOTE =
+  "China-site list in CNY for cn-shanghai (as of 2023-06/07); applied from 2023-08-01, the month after it was read";
+const cny = { region: "cn-shanghai", from: ALIYUN_FROM, currency: "CNY", note: ALIYUN_NOTE };
+
+const ALIBABA: CatalogueRow[] = [
+  price(
+    spec("alibaba", "ecs.gn6i-c4g1.xlarge", "T4", 1, 16n),
+    "on_demand",
+    "11.63",
+    ALIYUN_CN,
+    "2023-07",
+    cny,
+  ),
+  price(
+    spec("alibaba", "ecs.gn6v-c8g1.2xlarge", "V100-16GB", 1, 16n),
+    "on_demand",
+    "26.46",
+    ALIYUN_CN,
+    "2023-07",
+    cny,
+  ),
+  price(
+    spec("alibaba", "ecs.gn7i-c8g1.2xlarge", "A10", 1, 24n),
+    "on_demand",
+    "9.53",
+    ALIYUN_CN,
+    "2023-07",
+    cny,
+  ),
+  price(
+    spec("alibaba", "ecs.gn7e-c16g1.4xlarge", "A100-80GB", 1, 80n),
+    "on_demand",
+    "34.74",
+    ALIYUN_CN,
+    "2023-07",
+    cny,
+  ),
+];
+
+export const REGIONAL_CATALOGUE: readonly CatalogueRow[] = [
+  ...AWS_REGIONAL,
+  ...TENCENT,
+  ...ALIBABA,
+];

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import {
+  exchangeRateInputSchema,
+  exchangeRateListSchema,
+  exchangeRateRowSchema,
+} from "../zod/schemas/exchange-rate.ts";
+
+// The exchange-rate routes' OpenAPI path item, from the zod schemas the route validates with, for
+// lib/zod/openapi-alerting.ts to merge in: `"/api/pricing/rates": exchangeRatesPathItem()` and
+// the component schemas `exchangeRateSchemas()` returns.
+
+type JsonObject = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  return rest;
+}
+
+export function exchangeRateSchemas(): JsonObject {
+  return {
+    ExchangeRateList: schemaOf(exchangeRateListSchema),
+    ExchangeRate: schemaOf(exchangeRateRowSchema),
+  };
+}
+
+export function exchangeRatesPathItem(): JsonObject {
+  const ref = (name: string, description: string) => ({
+    description,
+    content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } },
+  });
+  return {
+    get: {
+      summary:
+        "Exchange rates (finance): US dollars per one unit of a currency from a date on. Prices kept in that currency (CNY) are converted at the rate in force at each hour",
+      responses: { "200": ref("ExchangeRateList", "every rate, by currency, newest first") },
+    },
+    post: {
+      summary:
+        "Add an exchange rate (finance). It converts ledger hours from its date on when they are written or re-priced; audited",
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: schemaOf(exchangeRateInputSchema, "input") } },
+      },
+      responses: {
+        "201": ref("ExchangeRate", "created"),
+        "400": ref("ApiError", "a malformed rate, currency or date (issues name the field)"),
+        "409": ref("ApiError", "a rate for this currency and date already exists"),
+      },
+    },
+  };
+}
