@@ -6,7 +6,9 @@ import tseslint from "typescript-eslint";
 const FEATURES = [
   "lib/alerts",
   "lib/auth",
+  "lib/benchmarks",
   "lib/budgets",
+  "lib/compare",
   "lib/demo",
   "lib/fleet",
   "lib/focus",
