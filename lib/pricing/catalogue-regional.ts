@@ -46,7 +46,7 @@ const AWS_REGIONAL: CatalogueRow[] = [
 const TENCENT_INTL =
   'Tencent Cloud, Cloud GPU Service "Billing Description" (https://intl.cloud.tencent.com/document/product/560), pay-as-you-go, computing part only, Guangzhou Zone 3';
 const TENCENT_NOTE =
-  "international-site USD list for ap-guangzhou; the page is undated, so the start date is the catalogue baseline";
+  "international-site USD list for ap-guangzhou; the page is undated: the source date is the day it was read (2026-12-01, at the commit in the source), and the start date is the catalogue baseline";
 const gn7 = spec("tencent", "GN7.2XLARGE32", "T4", 1, 16n);
 const gn7big = spec("tencent", "GN7.5XLARGE80", "T4", 1, 16n);
 const gn6s = spec("tencent", "GN6S.LARGE20", "P4", 1, 8n);
@@ -68,6 +68,37 @@ const TENCENT: CatalogueRow[] = [
     note: TENCENT_NOTE,
   }),
 ];
+
+// Tencent Cloud, China site, pay-as-you-go (按量计费), in CNY: the GPU price overview ("价格总览") as
+// published in Tencent's own documentation repository. It prices GN10Xp (V100 32 GB) and GT4
+// (A100 40 GB) at one mainland-China reference list price, not per region, so the same figure is
+// given to the three mainland regions that sell both families (Guangzhou, Shanghai, Beijing). It
+// lists no A10 family (PNV4, GN7vi): none is shipped. GN7 is left on its international USD row.
+const TENCENT_CN_COMMIT = "8ec072968ccbe6d60a8de2a7d57b4739a6814542";
+const TENCENT_CN =
+  'Tencent Cloud documentation, GPU Cloud Server "价格总览" (price overview), China site, 按量计费, ' +
+  `https://github.com/tencentyun/qcloud-documents/blob/${TENCENT_CN_COMMIT}/product/计算与网络/GPU%20云服务器/购买指导/价格总览.md`;
+const TENCENT_CN_NOTE =
+  "approximate: one mainland-China reference list price in CNY, not read per region (the page: 本页参考价格主要以中国大陆地区为主; the purchase page decides); the page is undated: the source date is the day it was read (2026-12-01, at the commit in the source), and the start date is the catalogue baseline";
+const gn10xp = spec("tencent", "GN10Xp.2XLARGE40", "V100-32GB", 1, 32n);
+const gt4 = spec("tencent", "GT4.4XLARGE96", "A100-40GB", 1, 40n);
+const TENCENT_CN_REGIONS = ["ap-guangzhou", "ap-shanghai", "ap-beijing"] as const;
+
+const TENCENT_CNY: CatalogueRow[] = TENCENT_CN_REGIONS.flatMap((region) =>
+  (
+    [
+      [gn10xp, "11.98"],
+      [gt4, "28.64"],
+    ] as const
+  ).map(([s, cnyPerHour]) =>
+    price(s, "on_demand", cnyPerHour, TENCENT_CN, "2026-12-01", {
+      region,
+      from: BASELINE,
+      currency: "CNY",
+      note: TENCENT_CN_NOTE,
+    }),
+  ),
+);
 
 // Alibaba Cloud, China site, cn-shanghai, pay-as-you-go, in CNY (converted per hour at the rate in
 // force: lib/pricing/rates-catalogue.ts). Read from Alibaba's ECS price estimation page
@@ -118,5 +149,6 @@ const ALIBABA: CatalogueRow[] = [
 export const REGIONAL_CATALOGUE: readonly CatalogueRow[] = [
   ...AWS_REGIONAL,
   ...TENCENT,
+  ...TENCENT_CNY,
   ...ALIBABA,
 ];

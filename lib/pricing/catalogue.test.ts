@@ -66,7 +66,7 @@ describe("seed catalogue", () => {
     expect(regional("p4d.24xlarge", "eu-west-1")).toBe(23_715_690n);
     expect(regional("g4dn.xlarge", "eu-west-1")).toBe(587_000n);
     expect(regional("GN7.2XLARGE32", "ap-guangzhou")).toBe(1_260_000n);
-    const cny = rows.filter((r) => r.currency === "CNY");
+    const cny = rows.filter((r) => r.currency === "CNY" && r.provider === "alibaba");
     expect(cny.map((r) => r.instanceType).sort()).toEqual([
       "ecs.gn6i-c4g1.xlarge",
       "ecs.gn6v-c8g1.2xlarge",
@@ -79,6 +79,47 @@ describe("seed catalogue", () => {
     // 0.13988362): 11.63 × 0.13988362 = 1.6268465006 → 1.626847 (half-up, once)
     expect(gn6i?.usdPerHourMicros).toBe(1_626_847n);
     expect(gn6i?.rates?.length).toBe(SHIPPED_RATES.length);
+  });
+
+  it("prices Tencent GN10Xp and GT4 in CNY in the mainland regions, converted per hour", () => {
+    const tencent = (type: string, region: string, when: string) =>
+      lookupPrice(rows, {
+        provider: "tencent",
+        instanceType: type,
+        region,
+        pricingModel: "on_demand",
+        at: at(`${when}T00:00:00Z`),
+      });
+    for (const region of ["ap-guangzhou", "ap-shanghai", "ap-beijing"]) {
+      // February 2025: 7.2734 CNY per USD, stored as 0.13748728
+      // 11.98 × 0.13748728 = 1.6470976144 → 1.647098; 28.64 × 0.13748728 = 3.9376356992 → 3.937636
+      expect(tencent("GN10Xp.2XLARGE40", region, "2025-02-15")).toMatchObject({
+        priced: true,
+        region,
+        localCurrency: "CNY",
+        localPerHourMicros: 11_980_000n,
+        usdPerHourMicros: 1_647_098n,
+        gpuModel: "V100-32GB",
+      });
+      expect(tencent("GT4.4XLARGE96", region, "2025-02-15")).toMatchObject({
+        priced: true,
+        localPerHourMicros: 28_640_000n,
+        usdPerHourMicros: 3_937_636n,
+        gpuModel: "A100-40GB",
+      });
+    }
+    // January 2025 converts at that month's rate (7.2957): the CNY figure stays, the USD moves
+    const jan = tencent("GN10Xp.2XLARGE40", "ap-guangzhou", "2025-01-15");
+    expect(jan).toMatchObject({ priced: true, localPerHourMicros: 11_980_000n });
+    expect(jan.priced && jan.usdPerHourMicros).not.toBe(1_647_098n);
+    // only the mainland regions the page prices: no "*" row, so elsewhere it stays unpriced
+    expect(tencent("GN10Xp.2XLARGE40", "ap-singapore", "2025-02-15").priced).toBe(false);
+    const cn = CATALOGUE.filter((r) => r.provider === "tencent" && r.local?.currency === "CNY");
+    expect(cn).toHaveLength(6);
+    for (const r of cn) {
+      expect(r.source).toContain("tencentyun/qcloud-documents/blob/8ec072968ccbe6d60a8de2a7");
+      expect(r.note).toMatch(/^approximate/);
+    }
   });
 
   it("ships CNY rates as the exact inverse of the Federal Reserve quote", () => {
