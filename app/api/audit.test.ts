@@ -388,6 +388,23 @@ describe("audit log", () => {
     const entry = await newestAudit();
     expect(entry.action).toBe("alerts.evaluate");
     expect(entry.detail.length).toBeLessThan(200);
+    // a declared length over the cap is refused even where the route would ignore the body
+    const evaluate = handlers.get("POST /api/alerts/evaluate");
+    if (!evaluate) throw new Error("no handler POST /api/alerts/evaluate");
+    const tooBig = await evaluate(
+      new Request("http://127.0.0.1:3000/api/alerts/evaluate", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(2_000_000),
+          cookie: admin.cookie,
+          origin: admin.origin,
+        },
+        body: "x".repeat(2_000_000),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(tooBig.status).toBe(413);
     // a route that validates: unknown fields are refused, so nothing of them is stored either
     const big = await call("POST /api/budgets", {
       name: "Big",

@@ -77,6 +77,9 @@ export type HandleOptions = {
   /** the audit action for a change; derived from the path when omitted; false: the handler
    * records its own, more detailed entry */
   audit?: string | false;
+  /** the largest body the route accepts (default MAX_BODY_BYTES); a larger declared length is
+   * refused with a 413 before the route runs, whether or not it reads the body */
+  maxBodyBytes?: number;
 };
 
 const VERBS: Record<string, string> = {
@@ -147,6 +150,10 @@ export function handle<C>(
     if (actor.kind === "user") {
       const why = crossSiteReason(req);
       if (why) return forbidden(why);
+    }
+    const limit = opts.maxBodyBytes ?? MAX_BODY_BYTES;
+    if (Number(req.headers.get("content-length") ?? "0") > limit) {
+      throw new PayloadTooLargeError(limit);
     }
     const res = await fn(req, ctx, actor);
     if (res.ok && opts.audit !== false) {

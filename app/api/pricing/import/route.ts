@@ -58,5 +58,5 @@ export const POST = handle(
     }
     return json(result);
   },
-  { audit: false },
+  { audit: false, maxBodyBytes: MAX_UPLOAD_BYTES },
 );
