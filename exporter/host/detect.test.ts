@@ -55,7 +55,9 @@ describe("--host.detect=auto", () => {
     const tencentLike = await fake("tencent");
     const broken = await fake("aws");
     broken.mode = "hang";
-    s = await startWithFlags(["--host.detect=auto", "--host.detect.timeout=150ms"], {
+    // the timeout is also what the answering fakes get: 2 s, so a loaded machine's slow answer is
+    // still an answer (150 ms once read as "no answer" for the GCP fake in a fresh-clone run)
+    s = await startWithFlags(["--host.detect=auto", "--host.detect.timeout=2s"], {
       // every probe reaches the wrong service, or none
       endpoints: { aws: broken.url, gcp: tencentLike.url, azure: tencentLike.url },
     });
@@ -64,7 +66,7 @@ describe("--host.detect=auto", () => {
     expect(detectSuccess(text)).toBe(1); // on-prem is an answer, not a failure
     expect(s.e.detection?.provider).toBeUndefined();
     const line = s.lines.find((l) => l.includes("no cloud metadata service answered"));
-    expect(line).toContain("aws: PUT /latest/api/token: no answer within 150ms");
+    expect(line).toContain("aws: PUT /latest/api/token: no answer within 2000ms");
     expect(line).toContain("gcp: /computeMetadata/v1/instance/zone: HTTP 404");
     expect(line).toContain("azure: /metadata/instance?api-version=2021-02-01: HTTP 404");
   });
@@ -82,13 +84,12 @@ describe("failures keep the labels and say why", () => {
   it("a metadata service that hangs: gives up within the timeout, serves, logs one line", async () => {
     const hung = await fake("aws");
     hung.mode = "hang";
-    const t0 = performance.now();
     s = await startWithFlags([
       "--host.detect=aws",
       `--host.detect.endpoint=${hung.url}`,
       "--host.detect.timeout=200ms",
     ]);
-    expect(performance.now() - t0).toBeLessThan(5000); // bounded by the timeout, not hung
+    // startWithFlags returned: detection gave up after its timeout instead of hanging the start
     const text = await s.scrape();
     expect(hostInfo(text).instance_type).toBe("p4d.24xlarge"); // unchanged
     expect(detectSuccess(text)).toBe(0);

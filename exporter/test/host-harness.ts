@@ -31,6 +31,11 @@ export async function startWithFlags(
       // polls and refreshes happen when a test asks, not on a timer
       "--host.interruption.poll-interval=10m",
       "--host.detect.refresh-interval=1h",
+      // the fakes answer on 127.0.0.1, but a loaded machine can take longer than the 500 ms
+      // default to answer; a test that wants a timeout names its own
+      ...(args.some((a) => a.startsWith("--host.detect.timeout"))
+        ? []
+        : ["--host.detect.timeout=5s"]),
       ...args,
     ],
     {},
