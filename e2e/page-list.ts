@@ -9,6 +9,7 @@ export const SIGNED_IN_PAGES = [
   "/alerts",
   "/recommendations",
   "/costs",
+  "/compare",
   "/settings",
   "/admin",
 ] as const;

@@ -175,7 +175,10 @@ export function BenchmarksPanel({ rows, canWrite }: { rows: BenchmarkDto[]; canW
       {canWrite ? (
         <div className="compare-forms" style={{ marginTop: 16 }}>
           <label className="field">
-            <span>Upload CSV ({CSV_HEADER.join(",")})</span>
+            {/* the header is one long word: let it break anywhere on a phone */}
+            <span style={{ overflowWrap: "anywhere" }}>
+              Upload CSV (<code>{CSV_HEADER.join(",")}</code>)
+            </span>
             <input
               type="file"
               accept=".csv,text/csv"
