@@ -4,6 +4,7 @@ import { lookupPrice, type PricedLookup } from "../pricing/lookup.ts";
 import { DAY_MS } from "../core/time.ts";
 import { mulDivRound } from "../core/money.ts";
 import { HOURS_PER_MONTH } from "../zod/schemas/recommendation.ts";
+import { otherPricedTypes, type Pick } from "./other-types.ts";
 import { gpuIdleFacts, rightSizeFirst, type GpuIdleFacts } from "./gpu-idle.ts";
 import { dailySeries, hostRowsOf, hourly, monthlyFromHourly, priceRef, within } from "./stats.ts";
 import {
@@ -20,11 +21,6 @@ import {
 // the advice is to consolidate, worth the idle GPUs' ledger cost. Reserve advice is held back for
 // such a host (rule-pricing.ts) and only mentioned in the text, so the savings never add up twice.
 
-interface Pick {
-  instanceType: string;
-  price: PricedLookup;
-}
-
 const sameGpu = (a: string, b: string) =>
   a.toLowerCase().replace(/[^a-z0-9]/g, "") === b.toLowerCase().replace(/[^a-z0-9]/g, "");
 
@@ -35,19 +31,9 @@ export function smallerSameGpu(
   needed: number,
   memNeeded: bigint,
 ): Pick | null {
-  const { host, prices, now } = input;
-  const types = [
-    ...new Set(
-      prices
-        .filter((p) => p.provider.toLowerCase() === host.provider.toLowerCase())
-        .map((p) => p.instanceType),
-    ),
-  ].sort();
   let best: Pick | null = null;
-  for (const t of types) {
-    if (t.toLowerCase() === host.instanceType.toLowerCase()) continue;
-    const price = lookupPrice(prices, { ...host, instanceType: t, at: now });
-    if (!price.priced || !sameGpu(price.gpuModel, current.gpuModel)) continue;
+  for (const { instanceType: t, price } of otherPricedTypes(input)) {
+    if (!sameGpu(price.gpuModel, current.gpuModel)) continue;
     if (price.gpuCount < needed || price.gpuCount >= current.gpuCount) continue;
     if (price.gpuMemoryBytes < memNeeded || price.usdPerHourMicros >= current.usdPerHourMicros)
       continue;

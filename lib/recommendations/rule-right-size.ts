@@ -1,6 +1,7 @@
 import { formatBytes } from "../format/number.ts";
-import { lookupPrice, type PricedLookup } from "../pricing/lookup.ts";
+import { lookupPrice } from "../pricing/lookup.ts";
 import { gpuWindows, inUse } from "./gpu-stats.ts";
+import { otherPricedTypes, type Pick } from "./other-types.ts";
 import { dailySeries, hostRowsOf, hourly, monthlyFromHourly, priceRef, within } from "./stats.ts";
 import { CONVENTION, type Candidate, type RecoInput, type RecoOptions } from "./types.ts";
 
@@ -8,30 +9,15 @@ import { CONVENTION, type Candidate, type RecoInput, type RecoOptions } from "./
 // at p95, so the cheapest catalogue instance (same provider and pricing model) with enough GPUs,
 // each with the observed peak memory plus headroom, does the same work for less.
 
-interface Pick {
-  instanceType: string;
-  price: PricedLookup;
-}
-
 function cheapestFit(
   input: RecoInput,
   gpusNeeded: number,
   memNeeded: bigint,
   below: bigint,
 ): Pick | null {
-  const { host, prices, now } = input;
-  const types = [
-    ...new Set(
-      prices
-        .filter((p) => p.provider.toLowerCase() === host.provider.toLowerCase())
-        .map((p) => p.instanceType),
-    ),
-  ].sort();
   let best: Pick | null = null;
-  for (const t of types) {
-    if (t.toLowerCase() === host.instanceType.toLowerCase()) continue;
-    const price = lookupPrice(prices, { ...host, instanceType: t, at: now });
-    if (!price.priced || price.gpuCount < gpusNeeded || price.gpuMemoryBytes < memNeeded) continue;
+  for (const { instanceType: t, price } of otherPricedTypes(input)) {
+    if (price.gpuCount < gpusNeeded || price.gpuMemoryBytes < memNeeded) continue;
     if (price.usdPerHourMicros >= below) continue;
     if (!best || price.usdPerHourMicros < best.price.usdPerHourMicros)
       best = { instanceType: t, price };
