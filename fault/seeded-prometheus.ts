@@ -4,13 +4,13 @@
 // https://prometheus.io/docs/prometheus/latest/storage/#backfilling-from-openmetrics-format),
 // then served on a port chosen before it starts, so a client can be pointed at it while it is
 // still down. Nothing scrapes: every query answers from the seeded blocks.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { METRIC as M } from "@/exporter/contract.ts";
 import { floorHour } from "@/lib/ledger/job.ts";
-import { PROMETHEUS_BIN, type RunningPrometheus } from "@/lib/testing/prometheus.ts";
+import { runPrometheus, type RunningPrometheus } from "@/lib/testing/prometheus.ts";
 import { SEED_GPUS } from "./seed-minutes.ts";
 
 export const PROMTOOL_BIN = process.env.PROMTOOL_BIN ?? "/usr/bin/promtool";
@@ -93,41 +93,5 @@ export async function startSeededPrometheus(
 ): Promise<RunningPrometheus> {
   const config = join(dataDir, "..", "prometheus.yml");
   writeFileSync(config, "global:\n  scrape_interval: 15s\n");
-  const child: ChildProcess = spawn(
-    PROMETHEUS_BIN,
-    [
-      `--config.file=${config}`,
-      `--storage.tsdb.path=${dataDir}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      "--log.level=warn",
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  let stderr = "";
-  child.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`prometheus exited: ${stderr}`);
-    const ready = await fetch(`${url}/-/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (i >= 150) {
-      child.kill("SIGKILL");
-      throw new Error(`prometheus not ready in 30 s: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return runPrometheus(config, dataDir, port);
 }

@@ -28,12 +28,20 @@ export async function startPrometheus(opts: ScrapeConfigOptions): Promise<Runnin
   const dir = mkdtempSync(join(tmpdir(), "gpufleet-prom-"));
   const config = join(dir, "prometheus.yml");
   writeFileSync(config, scrapeConfigYaml(opts));
-  const port = await freePort();
+  return runPrometheus(config, join(dir, "data"), await freePort());
+}
+
+/** Runs Prometheus with `config` over `dataDir` on 127.0.0.1:`port`; resolves once it is ready. */
+export async function runPrometheus(
+  config: string,
+  dataDir: string,
+  port: number,
+): Promise<RunningPrometheus> {
   const child: ChildProcess = spawn(
     PROMETHEUS_BIN,
     [
       `--config.file=${config}`,
-      `--storage.tsdb.path=${join(dir, "data")}`,
+      `--storage.tsdb.path=${dataDir}`,
       `--web.listen-address=127.0.0.1:${port}`,
       "--log.level=warn",
     ],
