@@ -1,16 +1,16 @@
 import { z } from "zod";
-import { isoTimeSchema, microsSchema } from "../zod/schemas/common.ts";
+import {
+  isoTimeSchema,
+  microsSchema,
+  noteSchema,
+  requiredText,
+  sourceDateSchema,
+} from "../zod/schemas/common.ts";
 
 // A benchmark result as people enter it (the add form, POST /api/benchmarks, one CSV line) and as
 // the API answers it. Value is a throughput per instance: tokens/s, images/s, TFLOPS, GB/s.
 
-const text = (what: string, max: number) =>
-  z
-    .string({ error: `${what} is required` })
-    .trim()
-    .min(1, { error: `${what} is required` })
-    .max(max, { error: `at most ${max} characters` })
-    .regex(/^[^\p{Cc}]*$/u, { error: "no control characters" });
+const text = requiredText;
 
 export const benchmarkInputSchema = z.strictObject({
   provider: text("provider", 40)
@@ -35,17 +35,8 @@ export const benchmarkInputSchema = z.strictObject({
     .refine((v) => v > 0, { error: "value must be more than 0" })
     .refine((v) => v <= 1e12, { error: "value must be at most 1e12" }),
   source: text("source", 500).describe("where the figure comes from: a URL or publication"),
-  sourceDate: z
-    .string({ error: "source date is required" })
-    .trim()
-    .regex(/^\d{4}-\d{2}(-\d{2})?$/, { error: "the month or day it was published, e.g. 2025-11" }),
-  note: z
-    .string()
-    .trim()
-    .max(500, { error: "at most 500 characters" })
-    .regex(/^[^\p{Cc}]*$/u, { error: "no control characters" })
-    .nullish()
-    .transform((v) => (v ? v : null)),
+  sourceDate: sourceDateSchema("the month or day it was published, e.g. 2025-11"),
+  note: noteSchema,
 });
 export type BenchmarkInput = z.output<typeof benchmarkInputSchema>;
 

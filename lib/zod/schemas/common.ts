@@ -30,3 +30,28 @@ export const sourceHealthSchema = z.object({
   stale: z.boolean().describe("true when the newest data is older than two scrape intervals"),
 });
 export type SourceHealthDto = z.infer<typeof sourceHealthSchema>;
+
+/** Required free text, trimmed, at most `max` characters, no control characters. */
+export const requiredText = (what: string, max: number) =>
+  z
+    .string({ error: `${what} is required` })
+    .trim()
+    .min(1, { error: `${what} is required` })
+    .max(max, { error: `at most ${max} characters` })
+    .regex(/^[^\p{Cc}]*$/u, { error: "no control characters" });
+
+/** When a figure was read or published: a month or a day, e.g. "2025-06" or "2025-06-05". */
+export const sourceDateSchema = (hint: string) =>
+  z
+    .string({ error: "source date is required" })
+    .trim()
+    .regex(/^\d{4}-\d{2}(-\d{2})?$/, { error: hint });
+
+/** An optional note: trimmed, at most 500 characters, no control characters; empty is null. */
+export const noteSchema = z
+  .string()
+  .trim()
+  .max(500, { error: "at most 500 characters" })
+  .regex(/^[^\p{Cc}]*$/u, { error: "no control characters" })
+  .nullish()
+  .transform((v) => (v ? v : null));

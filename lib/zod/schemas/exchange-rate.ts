@@ -1,11 +1,9 @@
 import { z } from "zod";
-import { isoTimeSchema } from "./common.ts";
+import { isoTimeSchema, requiredText, sourceDateSchema } from "./common.ts";
 
 // Exchange rates as finance adds them (settings page and POST /api/pricing/rates): how many US
 // dollars one unit of a currency was worth from a date on. Prices kept in that currency are
 // converted at the rate in force at each hour (lib/pricing/fx.ts).
-
-const control = /^[^\p{Cc}]*$/u;
 
 export const exchangeRateInputSchema = z.strictObject({
   currency: z
@@ -33,16 +31,8 @@ export const exchangeRateInputSchema = z.strictObject({
       }
       return d;
     }),
-  source: z
-    .string({ error: "source is required" })
-    .trim()
-    .min(1, { error: "source is required" })
-    .max(500, { error: "at most 500 characters" })
-    .regex(control, { error: "no control characters" }),
-  sourceDate: z
-    .string({ error: "source date is required" })
-    .trim()
-    .regex(/^\d{4}-\d{2}(-\d{2})?$/, { error: "the month or day it was read, e.g. 2026-11" }),
+  source: requiredText("source", 500),
+  sourceDate: sourceDateSchema("the month or day it was read, e.g. 2026-11"),
 });
 export type ExchangeRateInput = z.output<typeof exchangeRateInputSchema>;
 

@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { PRICING_MODELS } from "../../pricing/types.ts";
 import { amountSchema } from "./budget.ts";
-import { isoTimeSchema, microsSchema } from "./common.ts";
+import {
+  isoTimeSchema,
+  microsSchema,
+  noteSchema,
+  requiredText,
+  sourceDateSchema,
+} from "./common.ts";
 
 // The pricing catalogue as finance edits it: one schema for the settings form and the API.
 
@@ -13,13 +19,7 @@ const token = (what: string, max: number, pattern: RegExp, example: string) =>
     .max(max, { error: `at most ${max} characters` })
     .regex(pattern, { error: `${what} like ${example}` });
 
-const text = (what: string, max: number) =>
-  z
-    .string({ error: `${what} is required` })
-    .trim()
-    .min(1, { error: `${what} is required` })
-    .max(max, { error: `at most ${max} characters` })
-    .regex(/^[^\p{Cc}]*$/u, { error: "no control characters" });
+const text = requiredText;
 
 /** "2025-06-01" (UTC midnight) or a full ISO time; stored as a Date. */
 const effectiveFromSchema = z
@@ -61,17 +61,8 @@ export const priceInputSchema = z.strictObject({
   usdPerHour: amountSchema.describe("USD per instance-hour, at most six decimals"),
   effectiveFrom: effectiveFromSchema.describe("the price applies to hours starting at or after"),
   source: text("source", 500).describe("where the price was read: a page or document"),
-  sourceDate: z
-    .string({ error: "source date is required" })
-    .trim()
-    .regex(/^\d{4}-\d{2}(-\d{2})?$/, { error: "the month or day it was read, e.g. 2025-06" }),
-  note: z
-    .string()
-    .trim()
-    .max(500, { error: "at most 500 characters" })
-    .regex(/^[^\p{Cc}]*$/u, { error: "no control characters" })
-    .nullish()
-    .transform((v) => (v ? v : null)),
+  sourceDate: sourceDateSchema("the month or day it was read, e.g. 2025-06"),
+  note: noteSchema,
 });
 export type PriceInput = z.output<typeof priceInputSchema>;
 
