@@ -1,12 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { REQUEST_PATH_HEADER } from "./lib/auth/next-path.ts";
 
 // Security headers on every response. The Content-Security-Policy carries a fresh nonce per
 // request: Next puts it on its own scripts, so no inline script runs without it ('strict-dynamic'
 // lets those scripts load the page's chunks). Styles keep 'unsafe-inline' because React and
 // Recharts set style attributes; that allows no script. Sign-in and roles are checked by each
 // page and route handler, not here.
-
-export const REQUEST_PATH_HEADER = "x-gpufleet-path";
 
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   return [

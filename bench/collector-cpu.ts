@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { migrate } from "../scripts/migrate.ts";
+import { migrate } from "../lib/migrate.ts";
 import { groupCpuSeconds, sleep, start, stop, type Proc } from "./lib/procs.ts";
 import {
   hasPrometheus,

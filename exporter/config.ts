@@ -6,8 +6,8 @@ import { DETECT_DEFAULTS, detectProblem, type DetectConfig } from "./host/option
 import type { Level, Logger } from "./log.ts";
 import { HOST_LABELS } from "./metrics.ts";
 
-export type PricingModel = "on_demand" | "spot" | "reserved";
-export const PRICING_MODELS: readonly PricingModel[] = ["on_demand", "spot", "reserved"];
+import { PRICING_MODELS, type PricingModel } from "./contract.ts";
+export { PRICING_MODELS, type PricingModel };
 export const LOG_LEVELS: readonly Level[] = ["debug", "info", "warn", "error"];
 
 export interface HostConfig {

@@ -42,6 +42,10 @@ export const METRIC = {
 } as const;
 
 /** gpu_host_info's pricing labels, in this order; the rest of its labels are attribution. */
+/** The values of gpu_host_info's `pricing_model` label, and so of a price row's pricing model. */
+export const PRICING_MODELS = ["on_demand", "spot", "reserved"] as const;
+export type PricingModel = (typeof PRICING_MODELS)[number];
+
 export const HOST_INFO_LABELS = [
   "hostname",
   "provider",

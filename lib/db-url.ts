@@ -1,4 +1,4 @@
-// Which store a DATABASE_URL names. Shared by lib/db.ts, prisma.config.ts and scripts/migrate.ts,
+// Which store a DATABASE_URL names. Shared by lib/db.ts, prisma.config.ts and lib/migrate.ts,
 // so all three pick the same schema for the same URL.
 
 /** A postgres:// or postgresql:// URL selects PostgreSQL; anything else is a SQLite file URL. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { parseTrustedProxies } from "./server/forwarded.ts";
-import { promSettingsProblems } from "./metrics/prometheus/config.ts";
+import { parseTrustedProxies } from "./config/trusted-proxies.ts";
+import { promSettingsProblems } from "./config/prometheus.ts";
 
 // The environment is read once, here, and validated; everything else imports `env`.
 const schema = z

@@ -6,7 +6,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { parseArgs } from "node:util";
 import { env } from "../lib/env.ts";
 import { fairly } from "../lib/server/fair-start.ts";
-import { applyForwarded, parseTrustedProxies } from "../lib/server/forwarded.ts";
+import { parseTrustedProxies } from "../lib/config/trusted-proxies.ts";
+import { applyForwarded } from "../lib/server/forwarded.ts";
 import { precompressedSupport } from "../lib/server/precompressed.ts";
 
 const { values } = parseArgs({

@@ -1,7 +1,7 @@
 // The production Next app (built once) on loopback, with its own SQLite store and collector.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { migrate } from "../../scripts/migrate.ts";
+import { migrate } from "../../lib/migrate.ts";
 import { needsBuild } from "../../scripts/lib/build-check.ts";
 import { freePort, start, waitHttp, type Proc } from "./procs.ts";
 

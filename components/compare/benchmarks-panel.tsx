@@ -12,7 +12,7 @@ import { formatMoney } from "@/lib/format/money.ts";
 import { ApiRequestError, sendJson, type FieldIssue } from "@/lib/queries/settings-send.ts";
 import { TableWrap } from "../table-wrap.tsx";
 import { compareQueries } from "./compare-queries.ts";
-import { pricingLabel } from "./compare-view.tsx";
+import { pricingLabel } from "./filters.ts";
 
 async function uploadCsv(text: string) {
   const res = await fetch("/api/benchmarks/import", {

@@ -9,22 +9,10 @@ import { SourceBanner } from "../source-banner.tsx";
 import { useSearchState } from "../use-search-state.ts";
 import { BenchmarksPanel } from "./benchmarks-panel.tsx";
 import { compareQueries } from "./compare-queries.ts";
+import { pricingLabel, type Filters } from "./filters.ts";
 import { OffersSection } from "./offers-table.tsx";
 import { RepriceSection } from "./reprice-table.tsx";
 import { SpecsTable } from "./specs-table.tsx";
-
-const PRICING_LABELS: Record<string, string> = {
-  on_demand: "On-demand",
-  spot: "Spot",
-  reserved: "Reserved",
-};
-export const pricingLabel = (m: string) => PRICING_LABELS[m] ?? m;
-
-export interface Filters {
-  model: string;
-  provider: string;
-  pricingModel: string;
-}
 
 export function CompareView({ canWrite }: { canWrite: boolean }) {
   const [params, setParams] = useSearchState();

@@ -1,7 +1,7 @@
 import type { CompareResult, OfferDto } from "@/lib/compare/schema.ts";
 import { formatMoney } from "@/lib/format/money.ts";
 import { TableWrap } from "../table-wrap.tsx";
-import { pricingLabel, type Filters } from "./compare-view.tsx";
+import { pricingLabel, type Filters } from "./filters.ts";
 
 const rate = (micros: string | null, digits = 2) =>
   micros === null ? "—" : formatMoney(micros, "USD", digits);

@@ -2,7 +2,7 @@ import type { CompareResult } from "@/lib/compare/schema.ts";
 import { roundToUnit } from "@/lib/core/money.ts";
 import { formatMoney } from "@/lib/format/money.ts";
 import { TableWrap } from "../table-wrap.tsx";
-import { pricingLabel, type Filters } from "./compare-view.tsx";
+import { pricingLabel, type Filters } from "./filters.ts";
 
 const hours = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
 

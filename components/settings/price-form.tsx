@@ -6,7 +6,7 @@ import { fleetQueries } from "@/lib/queries/fleet.ts";
 import { pricingQueries } from "@/lib/queries/admin.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";
 import type { PricePrefill } from "@/lib/pricing/prefill.ts";
-import { PRICING_MODELS } from "@/lib/pricing/types.ts";
+import { PRICING_MODELS } from "@/exporter/contract.ts";
 import {
   priceInputSchema,
   pricingRowSchema,

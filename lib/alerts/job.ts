@@ -1,5 +1,5 @@
 import "server-only";
-import type { TickContext } from "../jobs/loop.ts";
+import type { TickContext } from "../tick/context.ts";
 import { env } from "../env.ts";
 import { evaluateAlerts } from "./evaluate-rules.ts";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { LIVE_HOSTS } from "../fleet/host-state.ts";
+import { LIVE_HOSTS } from "../ingest/host-state.ts";
 import type { Db } from "../db.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { lookupPrice } from "../pricing/lookup.ts";

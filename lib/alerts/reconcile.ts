@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "../db.ts";
 import { isUniqueViolation } from "../core/store-errors.ts";
 import { channelsNotifiedOfFiring, enqueueNotifications } from "../notify/enqueue.ts";
-import { RETIRED_HOST_STATE } from "../fleet/host-state.ts";
+import { RETIRED_HOST_STATE } from "../ingest/host-state.ts";
 import type { Condition } from "./facts.ts";
 
 // Turns a rule's conditions into alert state. Every change is one conditional statement (no

@@ -3,8 +3,7 @@ import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import { sessionUser, type UserActor } from "./actor.ts";
-import { REQUEST_PATH_HEADER } from "@/proxy.ts";
-import { safeNext } from "./next-path.ts";
+import { REQUEST_PATH_HEADER, safeNext } from "./next-path.ts";
 import { PAGE_PERMISSIONS, roleAllows, type PagePath } from "./roles.ts";
 
 // Pages check the signed-in user on the server before they render anything: no session →

@@ -1,6 +1,6 @@
 // A benchmark result's cost per unit of work: for each pricing model, the cheapest catalogue row in
 // force now for the result's provider and instance type (any region).
-import { rowsInForce } from "../compare/offers.ts";
+import { rowsInForce } from "../pricing/in-force.ts";
 import type { PriceRow } from "../pricing/types.ts";
 import type { UnitCostDto } from "./schema.ts";
 import { unitCost } from "./unit-cost.ts";

@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError } from "../core/errors.ts";
 import { isUniqueViolation } from "../core/store-errors.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import type { BenchmarkResult } from "../generated/prisma/client.ts";
-import { rowsInForce } from "../compare/offers.ts";
+import { rowsInForce } from "../pricing/in-force.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import type { PriceRow } from "../pricing/types.ts";
 import { benchmarkCosts } from "./costs.ts";

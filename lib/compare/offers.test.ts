@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NOW, ROWS, row } from "./fixtures.ts";
-import { offersByModel, rowsInForce, toOffer } from "./offers.ts";
+import { rowsInForce } from "../pricing/in-force.ts";
+import { offersByModel, toOffer } from "./offers.ts";
 
 function must<T>(v: T | null | undefined): T {
   if (v === null || v === undefined) throw new Error("missing");

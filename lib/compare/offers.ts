@@ -2,6 +2,7 @@
 // dense TFLOPS and ÷ its memory, cheapest first. Money stays exact: a per-GPU figure is the row's
 // micro-dollars × 1 ÷ gpuCount rounded once, and ranking compares the exact fractions.
 import { divRoundHalfUp } from "../core/money.ts";
+import { rowsInForce } from "../pricing/in-force.ts";
 import type { PriceRow } from "../pricing/types.ts";
 import { denseTflops, specKeyOf, specOf, type GpuSpec } from "./gpu-specs.ts";
 
@@ -29,29 +30,6 @@ export interface Offer {
   source: string;
   sourceDate: string;
   note: string | null;
-}
-
-const key = (r: PriceRow) =>
-  [
-    r.provider.toLowerCase(),
-    r.instanceType.toLowerCase(),
-    r.region.toLowerCase(),
-    r.pricingModel,
-  ].join("|");
-
-/**
- * The rows in force at `now`: per provider, instance type, region and pricing model, the latest
- * row with effectiveFrom ≤ now (retired rows are already left out by loadPriceRows).
- */
-export function rowsInForce(rows: readonly PriceRow[], now: Date): PriceRow[] {
-  const latest = new Map<string, PriceRow>();
-  for (const r of rows) {
-    if (r.effectiveFrom.getTime() > now.getTime()) continue;
-    const k = key(r);
-    const seen = latest.get(k);
-    if (!seen || r.effectiveFrom.getTime() > seen.effectiveFrom.getTime()) latest.set(k, r);
-  }
-  return [...latest.values()];
 }
 
 /** x micros ÷ a decimal figure (≤ 2 decimals), exactly, rounded once. */

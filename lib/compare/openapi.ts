@@ -9,7 +9,7 @@ import {
 import { compareQuerySchema, compareResultSchema } from "./schema.ts";
 
 // OpenAPI path items of /api/compare and /api/benchmarks, from the zod schemas the routes validate
-// with, for lib/zod/openapi.ts to merge in (compareOpenApiPaths, compareOpenApiSchemas).
+// with, for lib/openapi/openapi.ts to merge in (compareOpenApiPaths, compareOpenApiSchemas).
 
 type JsonObject = Record<string, unknown>;
 

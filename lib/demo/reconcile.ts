@@ -2,7 +2,7 @@ import "server-only";
 import { buildFleet } from "../../exporter/sim/fleet.ts";
 import type { SimHostSpec } from "../../exporter/sim/types.ts";
 import { parseLabels } from "../core/labels.ts";
-import { RETIRED_HOST_STATE } from "../fleet/host-state.ts";
+import { RETIRED_HOST_STATE } from "../ingest/host-state.ts";
 import type { Db } from "../db.ts";
 import { isUniqueViolation } from "../core/store-errors.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
@@ -32,7 +32,7 @@ import {
 //   "retired" (shown as unknown), its GPU rows deleted (the fleet grid lists GPU rows; the
 //   ledger and minutes keep the GPUs' uuids) and the label gpufleet_retired=true. The alert rules,
 //   the fleet page, the recommendations and the costs page's "no price now" list leave hosts in
-//   state "retired" out (RETIRED_HOST_STATE in lib/fleet/host-state.ts), so no alert fires for the
+//   state "retired" out (RETIRED_HOST_STATE in lib/ingest/host-state.ts), so no alert fires for the
 //   silent host and its open ones resolve;
 // - a retired host the fleet gains again is restored, with its GPUs.
 // Hosts of any other origin are never touched.

@@ -1,5 +1,5 @@
 import "server-only";
-import { LIVE_HOSTS } from "./host-state.ts";
+import { LIVE_HOSTS } from "../ingest/host-state.ts";
 import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { env } from "@/lib/env.ts";

@@ -3,7 +3,7 @@ import { COLUMN_NAMES } from "./columns.ts";
 import { focusQuerySchema, MAX_FOCUS_DAYS } from "./query.ts";
 
 // The OpenAPI path item of GET /api/costs/focus, from the same zod schema the route validates
-// with. Mount it in lib/zod/openapi.ts's `paths` as `"/api/costs/focus": focusPathItem()`.
+// with. Mount it in lib/openapi/openapi.ts's `paths` as `"/api/costs/focus": focusPathItem()`.
 
 type JsonObject = Record<string, unknown>;
 

@@ -17,7 +17,7 @@ const HOSTS = 4;
 const GPUS = 8;
 const HOURS = 6;
 const HOUR = 3_600_000;
-const WORKER = fileURLToPath(new URL("./failover-worker.ts", import.meta.url));
+const WORKER = fileURLToPath(new URL("../testing/workers/failover-worker.ts", import.meta.url));
 
 interface Replica {
   proc: ChildProcess;

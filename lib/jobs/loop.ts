@@ -4,7 +4,7 @@ import { DAY_MS, HOUR_MS } from "../core/time.ts";
 import type { Db } from "../db.ts";
 import { pruneMinutes } from "../ingest/retention.ts";
 import type { MetricsBackend } from "../metrics/backend.ts";
-import type { MetricsSource } from "../metrics/source.ts";
+import type { TickJob } from "../tick/context.ts";
 import { scrapeAll } from "../ingest/scrape.ts";
 import { readTargetsFile } from "../ingest/targets.ts";
 import { discoverFromPrometheus } from "../ingest/discover-prometheus.ts";
@@ -24,17 +24,10 @@ export interface CollectorConfig {
   metrics: MetricsBackend;
   targetsFile?: string;
   /** extra jobs run after each tick by the leader (ledger, alerts, recommendations) */
-  jobs?: Array<{ name: string; run: (ctx: TickContext) => Promise<void> }>;
+  jobs?: TickJob[];
   log?: (msg: string) => void;
   /** false in tests that call tick() themselves */
   autoStart?: boolean;
-}
-
-/** What a job gets on each tick: the store, the tick's time and the one metrics read interface. */
-export interface TickContext {
-  db: Db;
-  now: Date;
-  metrics: MetricsSource;
 }
 
 export interface ShutdownOptions {

@@ -6,7 +6,7 @@ import type { Db } from "../db.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { lookupPrice } from "../pricing/lookup.ts";
 import type { SamplesByHost } from "../metrics/source.ts";
-import type { TickContext } from "../jobs/loop.ts";
+import type { TickContext } from "../tick/context.ts";
 
 // Writes the hourly ledger for every closed hour not yet written, oldest first. A host's hour is
 // written in one transaction and the unique key (hour, host, gpu) makes a second write impossible,

@@ -3,7 +3,7 @@
 // current values and series for pages, GPU-window statistics for alerts and signals, and per-minute
 // host samples for the ledger. Each is implemented once in lib/metrics/embedded/ and once in
 // lib/metrics/prometheus/; the mode is chosen once (lib/metrics/index.ts) and carried in the job
-// context (lib/jobs/loop.ts). See docs/architecture.md.
+// context (lib/tick/context.ts). See docs/architecture.md.
 
 export interface TimeRange {
   from: Date;

@@ -6,7 +6,7 @@ import {
   hasAlertmanager,
   startAlertmanager,
   type RunningAlertmanager,
-} from "./alertmanager-process.ts";
+} from "../testing/alertmanager-process.ts";
 import { resendOpenAlerts } from "./alertmanager-resend.ts";
 import { deliverDue } from "./deliver.ts";
 import { enqueueNotifications } from "./enqueue.ts";

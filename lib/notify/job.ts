@@ -1,5 +1,5 @@
 import "server-only";
-import type { TickContext } from "../jobs/loop.ts";
+import type { TickContext } from "../tick/context.ts";
 import { resendOpenAlerts } from "./alertmanager-resend.ts";
 import { deliverDue, type DeliveryOptions } from "./deliver.ts";
 

@@ -39,10 +39,14 @@ async function otherProcess(at: Date): Promise<Reply> {
 beforeAll(async () => {
   const t = makeTestDb();
   a = t.db;
-  other = fork(fileURLToPath(new URL("./race-worker.ts", import.meta.url)), [t.url], {
-    execArgv: ["--conditions=react-server", "--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  other = fork(
+    fileURLToPath(new URL("../testing/workers/race-worker.ts", import.meta.url)),
+    [t.url],
+    {
+      execArgv: ["--conditions=react-server", "--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    },
+  );
   expect((await next(other)).ready).toBe(true);
   rx = await startReceiver(async () => {
     await new Promise((r) => setTimeout(r, 5)); // slow enough for the senders to interleave

@@ -6,7 +6,7 @@ import {
 } from "../zod/schemas/exchange-rate.ts";
 
 // The exchange-rate routes' OpenAPI path item, from the zod schemas the route validates with, for
-// lib/zod/openapi-alerting.ts to merge in: `"/api/pricing/rates": exchangeRatesPathItem()` and
+// lib/openapi/alerting.ts to merge in: `"/api/pricing/rates": exchangeRatesPathItem()` and
 // the component schemas `exchangeRateSchemas()` returns.
 
 type JsonObject = Record<string, unknown>;

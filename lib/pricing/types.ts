@@ -1,7 +1,8 @@
 import type { ExchangeRateRow } from "./fx.ts";
 
-export const PRICING_MODELS = ["on_demand", "spot", "reserved"] as const;
-export type PricingModel = (typeof PRICING_MODELS)[number];
+// the pricing models are the metric contract's `pricing_model` values (exporter/contract.ts)
+import { PRICING_MODELS, type PricingModel } from "../../exporter/contract.ts";
+export { PRICING_MODELS, type PricingModel };
 
 /** Region value that applies to every region without a row of its own. */
 export const ANY_REGION = "*";

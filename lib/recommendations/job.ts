@@ -1,6 +1,6 @@
 import "server-only";
 import { DAY_MS } from "../core/time.ts";
-import type { TickContext } from "../jobs/loop.ts";
+import type { TickContext } from "../tick/context.ts";
 import { LAST_RUN, recomputeRecommendations } from "./recompute.ts";
 
 // Recomputed once when the process starts (so the page is filled from the first minute) and then

@@ -1,5 +1,5 @@
 import "server-only";
-import { LIVE_HOSTS } from "../fleet/host-state.ts";
+import { LIVE_HOSTS } from "../ingest/host-state.ts";
 import { isUniqueViolation } from "../core/store-errors.ts";
 import type { Db } from "../db.ts";
 import { parseLabels } from "../core/labels.ts";

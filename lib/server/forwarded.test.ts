@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { applyForwarded, clientAddress, parseTrustedProxies } from "./forwarded.ts";
+import { parseTrustedProxies } from "../config/trusted-proxies.ts";
+import { applyForwarded, clientAddress } from "./forwarded.ts";
 
 describe("clientAddress", () => {
   const none = parseTrustedProxies(undefined);

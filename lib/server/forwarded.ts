@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { BlockList, isIP } from "node:net";
+import type { BlockList } from "node:net";
 import { parseIp } from "../net/ip.ts";
 
 // Who is calling: the socket's peer, unless that peer is a proxy the operator trusts
@@ -7,29 +7,6 @@ import { parseIp } from "../net/ip.ts";
 // X-Forwarded-For. scripts/serve.ts rewrites X-Forwarded-For to that one address before Next and
 // better-auth see the request, so a client cannot pick the IP that per-IP limits and the audit
 // log use by sending the header itself.
-
-/** "10.0.0.0/8, 192.168.1.7, fd00::/8" → a list node:net checks addresses against. */
-export function parseTrustedProxies(text: string | undefined): BlockList {
-  const list = new BlockList();
-  for (const raw of (text ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const [addr = "", bits] = raw.split("/");
-    const family = isIP(addr);
-    if (family === 0) throw new Error(`GPUFLEET_TRUSTED_PROXIES: "${raw}" is not an IP or CIDR`);
-    const type = family === 4 ? "ipv4" : "ipv6";
-    if (bits === undefined) {
-      list.addAddress(addr, type);
-      continue;
-    }
-    const prefix = Number(bits);
-    if (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === 4 ? 32 : 128))
-      throw new Error(`GPUFLEET_TRUSTED_PROXIES: "${raw}" has a bad prefix length`);
-    list.addSubnet(addr, prefix, type);
-  }
-  return list;
-}
 
 /** The address as node:net would check it: IPv4-mapped IPv6 (::ffff:a.b.c.d) unwrapped. */
 function normal(address: string): { addr: string; type: "ipv4" | "ipv6" } | null {

@@ -1,6 +1,6 @@
 import "server-only";
 import { HOUR_MS } from "../core/time.ts";
-import { LIVE_HOSTS } from "@/lib/fleet/host-state.ts";
+import { LIVE_HOSTS } from "@/lib/ingest/host-state.ts";
 import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { migrate } from "../../scripts/migrate.ts";
+import { migrate } from "../migrate.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const TEST_DB_PREFIX = "gpufleet_test_";

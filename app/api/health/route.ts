@@ -1,6 +1,6 @@
 import { authenticate } from "@/lib/auth/actor.ts";
-import { db } from "@/lib/db.ts";
 import { env } from "@/lib/env.ts";
+import { storeStatus } from "@/lib/fleet/store-status.ts";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
 import type { SourceHealth } from "@/lib/metrics/source.ts";
 import { handlePublic, json } from "../_lib/handle.ts";
@@ -41,15 +41,6 @@ export const GET = handlePublic(async (req: Request) => {
   ]);
   const status = health.ok ? "ok" : "degraded";
   if (!actor) return json({ status });
-  const [hosts, tick] = await Promise.all([
-    db.host.count(),
-    db.jobState.findUnique({ where: { name: "collector.lastTick" } }),
-  ]);
-  return json({
-    status,
-    mode,
-    hosts,
-    source: health,
-    collectorLastTick: tick?.value ?? null,
-  });
+  const { hosts, collectorLastTick } = await storeStatus();
+  return json({ status, mode, hosts, source: health, collectorLastTick });
 });

@@ -1,4 +1,4 @@
-import { openApiDocument } from "@/lib/zod/openapi.ts";
+import { openApiDocument } from "@/lib/openapi/openapi.ts";
 
 export function GET(): Response {
   return Response.json(openApiDocument());

@@ -8,7 +8,7 @@ import type { Db } from "../../db.ts";
 import { freePort, hasPrometheus, PROMETHEUS_BIN } from "../../testing/prometheus.ts";
 import { createPromClient } from "./api.ts";
 import { promClientFor, promConnectionFromEnv } from "./connection.ts";
-import type { PromSettings } from "./config.ts";
+import type { PromSettings } from "../../config/prometheus.ts";
 import { createPrometheusSource } from "./source.ts";
 
 // Debian's Prometheus on 127.0.0.1 behind its own --web.config.file: TLS with a throwaway

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../../db.ts";
 import { parseEnv } from "../../env.ts";
 import { createPromClient, parsePromUrl } from "./api.ts";
-import { parsePromHeaders, PromConfigError } from "./config.ts";
+import { parsePromHeaders, PromConfigError } from "../../config/prometheus.ts";
 import { promClientFor, promConnectionFromEnv } from "./connection.ts";
 import { createPrometheusSource } from "./source.ts";
 

@@ -6,7 +6,7 @@ import {
   PromConfigError,
   promSettingsProblems,
   type PromSettings,
-} from "./config.ts";
+} from "../../config/prometheus.ts";
 
 // The one place a Prometheus client is made from the environment: the metrics source, the
 // collector and the alert evaluator all share it (and its open connections). Secrets are read

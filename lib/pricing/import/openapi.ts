@@ -2,7 +2,7 @@ import { z } from "zod";
 import { importQuerySchema, importResultSchema, MAX_UPLOAD_BYTES } from "./schema.ts";
 
 // The upload route's OpenAPI path item, from the same zod schemas the route validates with, for
-// lib/zod/openapi-alerting.ts to merge in: `"/api/pricing/import": pricingImportPathItem()` and
+// lib/openapi/alerting.ts to merge in: `"/api/pricing/import": pricingImportPathItem()` and
 // `PricingImportResult: pricingImportResultSchema()` among its component schemas.
 
 type JsonObject = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PRICING_MODELS } from "../../pricing/types.ts";
+import { PRICING_MODELS } from "../../../exporter/contract.ts";
 import { amountSchema } from "./budget.ts";
 import {
   isoTimeSchema,

@@ -9,20 +9,20 @@ import {
   evaluateResultSchema,
   resolveInputSchema,
   snoozeInputSchema,
-} from "./schemas/alert.ts";
+} from "../zod/schemas/alert.ts";
 import {
   budgetInputSchema,
   budgetListSchema,
   budgetSchema,
   budgetUpdateSchema,
-} from "./schemas/budget.ts";
+} from "../zod/schemas/budget.ts";
 import {
   channelInputSchema,
   channelListSchema,
   channelSchema,
   channelTestResultSchema,
   channelUpdateSchema,
-} from "./schemas/channel.ts";
+} from "../zod/schemas/channel.ts";
 import {
   acceptInputSchema,
   dismissInputSchema,
@@ -31,22 +31,27 @@ import {
   recommendationSchema,
   recommendationSnoozeInputSchema,
   recomputeResultSchema,
-} from "./schemas/recommendation.ts";
+} from "../zod/schemas/recommendation.ts";
 import {
   priceInputSchema,
   priceUpdateSchema,
   pricingListQuerySchema,
   pricingListSchema,
   pricingRowSchema,
-} from "./schemas/pricing.ts";
+} from "../zod/schemas/pricing.ts";
 import { pricingImportPathItem, pricingImportResultSchema } from "../pricing/import/openapi.ts";
 import { exchangeRateSchemas, exchangeRatesPathItem } from "../pricing/rates-openapi.ts";
-import { repriceRequestSchema, repriceResultSchema } from "./schemas/reprice.ts";
-import { ruleInputSchema, ruleListSchema, ruleSchema, ruleUpdateSchema } from "./schemas/rule.ts";
+import { repriceRequestSchema, repriceResultSchema } from "../zod/schemas/reprice.ts";
+import {
+  ruleInputSchema,
+  ruleListSchema,
+  ruleSchema,
+  ruleUpdateSchema,
+} from "../zod/schemas/rule.ts";
 
 // OpenAPI paths of the alerting API (alerts, recommendations, rules, budgets, channels) and of the
 // pricing catalogue, from the
-// same zod schemas the routes validate with. Merged into the document by lib/zod/openapi.ts.
+// same zod schemas the routes validate with. Merged into the document by lib/openapi/openapi.ts.
 
 type JsonObject = Record<string, unknown>;
 

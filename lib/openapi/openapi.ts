@@ -1,15 +1,15 @@
 import { z } from "zod";
 import { compareOpenApiPaths, compareOpenApiSchemas } from "../compare/openapi.ts";
 import { focusPathItem } from "../focus/openapi.ts";
-import { alertingPaths, alertingSchemas } from "./openapi-alerting.ts";
-import { apiErrorSchema } from "./schemas/common.ts";
-import { costMonthSchema } from "./schemas/costs.ts";
-import { fleetSummarySchema } from "./schemas/fleet.ts";
-import { instanceDetailSchema, instanceListSchema } from "./schemas/instance.ts";
-import { tableQuerySchema } from "./schemas/instance-query.ts";
-import { monthQuerySchema } from "./schemas/month.ts";
-import { rangeQuerySchema } from "./schemas/range.ts";
-import { fleetSeriesSchema, instanceSeriesSchema } from "./schemas/series.ts";
+import { alertingPaths, alertingSchemas } from "./alerting.ts";
+import { apiErrorSchema } from "../zod/schemas/common.ts";
+import { costMonthSchema } from "../zod/schemas/costs.ts";
+import { fleetSummarySchema } from "../zod/schemas/fleet.ts";
+import { instanceDetailSchema, instanceListSchema } from "../zod/schemas/instance.ts";
+import { tableQuerySchema } from "../zod/schemas/instance-query.ts";
+import { monthQuerySchema } from "../zod/schemas/month.ts";
+import { rangeQuerySchema } from "../zod/schemas/range.ts";
+import { fleetSeriesSchema, instanceSeriesSchema } from "../zod/schemas/series.ts";
 
 // The OpenAPI 3.1 document of the dashboard's JSON API, generated from the same zod schemas the
 // routes validate with, so the document cannot drift from the code.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "./openapi.ts";
 
-// The alerting and pricing routes are checked in openapi-alerting.test.ts.
+// The alerting and pricing routes are checked in alerting.test.ts.
 const ALERTING = /^\/api\/(alerts|recommendations|rules|budgets|channels|pricing)(\/|$)/;
 
 describe("openApiDocument", () => {

@@ -2,10 +2,10 @@
 // the shared database, with a short interval and one ledger hour per tick so that a kill can land
 // between hours. Prints its lease holder id as one JSON line, then runs until killed.
 // Started with `spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", …])`.
-import { embeddedBackend } from "../metrics/backend.ts";
-import { createDb } from "../db.ts";
-import { runLedgerJob } from "../ledger/job.ts";
-import { createCollector } from "./loop.ts";
+import { embeddedBackend } from "../../metrics/backend.ts";
+import { createDb } from "../../db.ts";
+import { runLedgerJob } from "../../ledger/job.ts";
+import { createCollector } from "../../jobs/loop.ts";
 
 const [url, interval] = process.argv.slice(2);
 if (!url) throw new Error("usage: failover-worker.ts <database url> [interval seconds]");

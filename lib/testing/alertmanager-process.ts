@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../testing/prometheus.ts";
+import { freePort } from "./prometheus.ts";
 
 // A real Alertmanager (Debian's prometheus-alertmanager) on 127.0.0.1 for tests: a null receiver
 // (it notifies nobody), temporary storage, no cluster gossip, and a free port.

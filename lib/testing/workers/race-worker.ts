@@ -1,10 +1,10 @@
 // A second "collector process" for the two-processes test: it owns its own Db client on the
 // shared SQLite file and, on each message, runs the alert evaluation and a delivery pass.
 // Started with `fork(…, { execArgv: ["--conditions=react-server", "--import", "tsx"] })`.
-import { evaluateAlerts } from "../alerts/evaluate-rules.ts";
-import { createEmbeddedSource } from "../metrics/embedded/source.ts";
-import { createDb } from "../db.ts";
-import { deliverDue } from "./deliver.ts";
+import { evaluateAlerts } from "../../alerts/evaluate-rules.ts";
+import { createEmbeddedSource } from "../../metrics/embedded/source.ts";
+import { createDb } from "../../db.ts";
+import { deliverDue } from "../../notify/deliver.ts";
 
 interface Step {
   at: string;
