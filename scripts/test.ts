@@ -195,6 +195,8 @@ async function main(): Promise<void> {
   if (!existsSync("lib/generated/prisma/client.ts"))
     await run("prisma generate", "npx", ["prisma", "generate"]);
   await run("lint", "npx", ["eslint", ".", "--max-warnings=0"]);
+  // the import layers and cycles (.dependency-cruiser.cjs); `npm run lint` runs both
+  await run("import layers", "npm", ["run", "--silent", "lint:deps"]);
   await run("format", "npx", ["prettier", "--check", "."]);
   await run("typecheck", "npx", ["tsc", "--noEmit"]);
   suites.sqlite = { state: "ran" };
