@@ -11,7 +11,8 @@ import { Stat } from "../stat.tsx";
 import { LocalTime } from "../time-zone.tsx";
 import { useSearchState } from "../use-search-state.ts";
 import { Filters, STATE_LABELS } from "./alert-filters.tsx";
-import { AlertTable, type Selection } from "./alert-table.tsx";
+import { AlertTable } from "./alert-table.tsx";
+import type { Selection } from "./selection.ts";
 import { BulkBar } from "./bulk-bar.tsx";
 import { filtersFromParams, paramsFromFilters } from "./filters.ts";
 
