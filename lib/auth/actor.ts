@@ -1,8 +1,9 @@
 import "server-only";
 import { getAuth } from "./auth.ts";
 import { isRole, roleAllows, tokenAllows, type Permission, type Role } from "./roles.ts";
-import { verifyApiToken } from "./tokens.ts";
-import type { TokenScope } from "./roles.ts";
+import { verifyApiToken, type TokenActor } from "./tokens.ts";
+
+export type { TokenActor };
 
 // Who is asking: a signed-in person (session cookie) or a script (Authorization: Bearer token).
 
@@ -15,7 +16,6 @@ export type UserActor = {
   /** teams the user is limited to; empty means every team */
   teams: string[];
 };
-export type TokenActor = { kind: "token"; id: string; name: string; scope: TokenScope };
 export type Actor = UserActor | TokenActor;
 
 export function actorLabel(actor: Actor): string {

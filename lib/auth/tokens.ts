@@ -1,8 +1,9 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { db } from "@/lib/db.ts";
-import type { TokenActor } from "./actor.ts";
 import type { TokenScope } from "./roles.ts";
+
+export type TokenActor = { kind: "token"; id: string; name: string; scope: TokenScope };
 
 // API tokens: 32 random bytes, shown once; the store keeps only their SHA-256 (a slow hash adds
 // nothing for a 256-bit random secret, and every API request must check one quickly).

@@ -3,7 +3,8 @@ import { HOUR_MS } from "../core/time.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import { getMetricsSource } from "../metrics/index.ts";
 import type { MetricsSource } from "../metrics/source.ts";
-import { busyInefficient, type HourWindow } from "../recommendations/rule-inefficient.ts";
+import { busyInefficient } from "../recommendations/rule-inefficient.ts";
+import type { HourWindow } from "../recommendations/types.ts";
 import type { HostFactsView } from "./host-facts.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { toRational, type Cell, type Rational } from "./check-values.ts";
-import type { IssueList } from "./check.ts";
+import type { IssueList } from "./issue-list.ts";
 import { FOCUS_SPEC } from "./spec.ts";
 
 // The FOCUS 1.2 MUST rules that tie columns together (nullability that depends on ChargeCategory,

@@ -2,6 +2,7 @@ import { parse } from "csv-parse/sync";
 import { parquetMetadata, parquetReadObjects, type SchemaElement } from "hyparquet";
 import { crossColumnIssues } from "./check-rules.ts";
 import { parquetTypeProblem, valueProblem, type Cell } from "./check-values.ts";
+import { IssueList, type CheckIssue } from "./issue-list.ts";
 import { FOCUS_SPEC } from "./spec.ts";
 import type { FocusSpec } from "./spec/parse-spec.ts";
 
@@ -10,44 +11,14 @@ import type { FocusSpec } from "./spec/parse-spec.ts";
 // column's type (Parquet) and each value's format, nulls only where the spec allows them, allowed
 // values, and the spec's MUST rules between columns (check-rules.ts).
 
+export type { CheckIssue };
+
 export interface FocusTable {
   format: "csv" | "parquet";
   columns: string[];
   /** Parquet only: each column's schema element */
   types?: Record<string, SchemaElement>;
   rows: Record<string, Cell>[];
-}
-
-export interface CheckIssue {
-  rule: string;
-  column: string;
-  message: string;
-  /** how many rows break it, and the first few (0-based, data rows) */
-  count: number;
-  rows: number[];
-}
-
-const SAMPLE_ROWS = 5;
-
-/** Collects issues, one per (rule, column, message), counting the rows that break it. */
-export class IssueList {
-  private readonly byKey = new Map<string, CheckIssue>();
-
-  add(rule: string, column: string, message: string, row?: number): void {
-    const key = `${rule}\u0000${column}\u0000${message}`;
-    let issue = this.byKey.get(key);
-    if (!issue) {
-      issue = { rule, column, message, count: 0, rows: [] };
-      this.byKey.set(key, issue);
-    }
-    if (row === undefined) return;
-    issue.count++;
-    if (issue.rows.length < SAMPLE_ROWS) issue.rows.push(row);
-  }
-
-  list(): CheckIssue[] {
-    return [...this.byKey.values()];
-  }
 }
 
 function isNull(v: Cell | undefined): boolean {

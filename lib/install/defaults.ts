@@ -2,7 +2,8 @@ import "server-only";
 import { installDefaultRules } from "../alerts/rules/default-rules.ts";
 import type { Db } from "../db.ts";
 import { installShippedBenchmarks } from "../benchmarks/shipped.ts";
-import { installShippedCatalogue, type InstallResult } from "../pricing/seed.ts";
+import { installShippedCatalogue } from "../pricing/seed.ts";
+import type { InstallResult } from "../pricing/types.ts";
 
 // What every install starts with, whatever GPUFLEET_DEMO says: the shipped pricing catalogue
 // (so hosts are priced from the first minute) and the default alert rules (so idle GPUs and

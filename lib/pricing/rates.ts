@@ -6,7 +6,7 @@ import type { ExchangeRate } from "../generated/prisma/client.ts";
 import type { ExchangeRateDto, ExchangeRateInput } from "../zod/schemas/exchange-rate.ts";
 import { parseRate, type ExchangeRateRow } from "./fx.ts";
 import { SHIPPED_RATES } from "./rates-catalogue.ts";
-import type { InstallResult } from "./seed.ts";
+import type { InstallResult } from "./types.ts";
 
 // Exchange rates in the store, with the price catalogue's origin rules: shipped rows are
 // installed on every start and a later release may correct one in place (same currency and

@@ -2,7 +2,7 @@ import "server-only";
 import { db, type Db } from "../db.ts";
 import { CATALOGUE, catalogueRows } from "./catalogue.ts";
 import { installShippedRates } from "./rates.ts";
-import type { CatalogueRow, PriceRow } from "./types.ts";
+import type { CatalogueRow, InstallResult, PriceRow } from "./types.ts";
 
 // The shipped catalogue is installed on every start, demo or not (lib/install/defaults.ts), so a
 // real deployment prices its hosts from the first minute. A row's `origin` says whose it is:
@@ -11,13 +11,6 @@ import type { CatalogueRow, PriceRow } from "./types.ts";
 //   row with a later effectiveFrom).
 // - "user": added by a person, or a shipped row a person changed. Releases never touch it.
 // A retired row (retiredAt set) stays retired: it is never installed again or updated.
-
-export interface InstallResult {
-  inserted: number;
-  updated: number;
-  /** rows left as they are: unchanged, changed by a person, or retired */
-  kept: number;
-}
 
 type Key = Pick<
   PriceRow,

@@ -52,3 +52,11 @@ export interface CatalogueRow {
   sourceDate: string;
   note: string | null;
 }
+
+/** What installing shipped rows (prices, rates) did. */
+export interface InstallResult {
+  inserted: number;
+  updated: number;
+  /** rows left as they are: unchanged, changed by a person, or retired */
+  kept: number;
+}

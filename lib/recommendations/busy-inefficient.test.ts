@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { GpuWindowStats } from "../metrics/source.ts";
 import { evidenceSchema } from "../zod/schemas/recommendation.ts";
 import { busyInefficientFor, recommendForHost } from "./compute.ts";
-import type { HourWindow } from "./rule-inefficient.ts";
+import type { HourWindow } from "./types.ts";
 import type { HourRow, RecoHost, RecoInput } from "./types.ts";
 
 // The busy_inefficient recommendation kind built from hourly GPU windows and ledger GPU rows.

@@ -10,7 +10,7 @@ import { recommendForHost } from "./compute.ts";
 import { RECO_DEFAULTS, type Candidate, type RecoOptions } from "./types.ts";
 import { HOUR_MS } from "../core/time.ts";
 import type { MetricsSource } from "../metrics/source.ts";
-import type { HourWindow } from "./rule-inefficient.ts";
+import type { HourWindow } from "./types.ts";
 
 // Recomputes every host's recommendations from the ledger. Open ones are refreshed or removed
 // when they no longer apply; dismissed, accepted and (still) snoozed ones are left alone, so a

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GpuWindowStats } from "../metrics/source.ts";
-import { busyInefficient, isInefficientHour, type HourWindow } from "./rule-inefficient.ts";
+import { busyInefficient, isInefficientHour } from "./rule-inefficient.ts";
+import type { HourWindow } from "./types.ts";
 import type { HourRow } from "./types.ts";
 import { HOURS_PER_MONTH } from "../zod/schemas/recommendation.ts";
 

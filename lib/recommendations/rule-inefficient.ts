@@ -1,7 +1,7 @@
 import { HOUR_MS } from "../core/time.ts";
 import type { GpuWindowStats } from "../metrics/source.ts";
 import { monthlyFromHourly } from "./stats.ts";
-import type { HourRow } from "./types.ts";
+import type { HourRow, HourWindow } from "./types.ts";
 
 // Busy but inefficient: utilization.gpu is time-based (one busy SM reads ~100 %), so a GPU that
 // reads over 80 % while SM active stays under 20 % for a whole hour is paid for and barely used
@@ -14,11 +14,6 @@ export const INEFFICIENT_SM_ACTIVE = 0.2;
 export const MIN_HOUR_COVERAGE = 0.5;
 
 /** One closed hour's window statistics (MetricsSource.gpuWindow over [hourStart, +1 h)). */
-export interface HourWindow {
-  hourStart: Date;
-  stats: readonly GpuWindowStats[];
-}
-
 /** Whether one GPU-hour was busy but inefficient: mean util > 0.8, SM active < 0.2 throughout. */
 export function isInefficientHour(s: GpuWindowStats): boolean {
   return (

@@ -1,6 +1,12 @@
 import type { PriceRow } from "../pricing/types.ts";
-import type { HourWindow } from "./rule-inefficient.ts";
+import type { GpuWindowStats } from "../metrics/source.ts";
 import type { Evidence, RecommendationKind } from "../zod/schemas/recommendation.ts";
+
+/** One hour of per-GPU window statistics (the busy-but-inefficient rule reads them). */
+export interface HourWindow {
+  hourStart: Date;
+  stats: readonly GpuWindowStats[];
+}
 
 // Inputs and outputs of the pure recommendation rules.
 
