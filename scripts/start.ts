@@ -1,14 +1,15 @@
-// `npm start`: migrate the store, build the app when its sources changed, start the simulated demo
+// `npm start`: generate the Prisma clients when missing or stale, migrate the store, build the app when its sources changed, start the simulated demo
 // fleet (unless GPUFLEET_DEMO=0), seed it on first run (later runs match it to the exporter's
 // address and host count), and serve Next on 127.0.0.1. Ctrl-C stops every process this started
 // (each runs in its own process group).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { env as appEnv } from "../lib/env.ts";
 import { startBanner } from "./lib/banner.ts";
 import { needsBuild } from "./lib/build-check.ts";
+import { PRISMA_CLIENTS, staleClients } from "./lib/prisma-clients.ts";
 import { waitForHttp } from "./lib/wait.ts";
 
 // every variable is read and validated by lib/env.ts: a bad value stops here, before anything starts
@@ -27,9 +28,14 @@ const env: NodeJS.ProcessEnv = {
 };
 const children: ChildProcess[] = [];
 
-function step(label: string, cmd: string, args: string[]): void {
+function step(
+  label: string,
+  cmd: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): void {
   console.log(`gpufleet: ${label}`);
-  const r = spawnSync(cmd, args, { stdio: "inherit", env });
+  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
   if (r.status !== 0) {
     console.error(`gpufleet: ${label} failed (exit ${r.status ?? r.signal}).`);
     process.exit(1);
@@ -106,8 +112,16 @@ if (settings.GPUFLEET_FRESH_STORE === "1") {
   console.log(`gpufleet: starting from an empty store (${file})`);
   for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
 }
-if (!existsSync("lib/generated/prisma/client.ts"))
-  step("generating the Prisma client", "npx", ["prisma", "generate"]);
+// both clients or neither: the build needs the PostgreSQL one too, current with its schema
+const stale = staleClients();
+if (stale.length > 0) {
+  console.log(`gpufleet: ${stale.join("; ")}`);
+  for (const c of PRISMA_CLIENTS) {
+    step(`generating the ${c.name} Prisma client`, "npx", ["prisma", "generate"], {
+      DATABASE_URL: c.databaseUrl,
+    });
+  }
+}
 step("applying database migrations", process.execPath, ["--import", "tsx", "scripts/migrate.ts"]);
 if (!dev && needsBuild())
   step("building the app (first run or sources changed)", "npx", ["next", "build"]);

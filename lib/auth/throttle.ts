@@ -47,6 +47,7 @@ export async function claimAttempt(email: string, now = new Date()): Promise<Cla
   const state = await throttleState(email, now);
   if (state.kind === "locked") return state;
   const key = throttleKey(email);
+  await forgetExpired(now);
   // a count from an earlier window starts over (only the first of racing resets matches)
   await db.signInThrottle.updateMany({
     where: { key, firstFailAt: { lt: new Date(now.getTime() - WINDOW_MS) } },
@@ -68,6 +69,19 @@ export async function claimAttempt(email: string, now = new Date()): Promise<Cla
   }
   const over = attempt - FREE_FAILURES;
   return { kind: "check", attempt, delayMs: over > 0 ? over * DELAY_STEP_MS : 0 };
+}
+
+/**
+ * Rows whose window and lock have both passed say nothing a missing row does not: they are
+ * deleted, so the table holds only the emails tried inside the last window or locked now.
+ */
+async function forgetExpired(now: Date): Promise<void> {
+  await db.signInThrottle.deleteMany({
+    where: {
+      firstFailAt: { lt: new Date(now.getTime() - WINDOW_MS) },
+      OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }],
+    },
+  });
 }
 
 /** After a claimed attempt failed: locks the email when it was the LOCK_AFTER-th. */

@@ -90,7 +90,14 @@ export async function deleteBenchmark(id: string, client: Db = defaultDb): Promi
   return toBenchmarkDto(row, []);
 }
 
-/** All rows in one transaction: added, or (same provider, type, workload, unit and source) updated. */
+const describe = (b: BenchmarkInput) =>
+  `${b.provider} ${b.instanceType}, "${b.workload}" in ${b.unit} from ${b.source}`;
+
+/**
+ * All rows in one transaction: added, or (same provider, type, workload, unit and source)
+ * updated. A row that would replace a shipped (published) figure refuses the whole file, as
+ * create and delete refuse to touch one: a measurement of one's own gets its own source.
+ */
 export async function importBenchmarks(
   rows: readonly BenchmarkInput[],
   by: string,
@@ -101,6 +108,11 @@ export async function importBenchmarks(
     let updated = 0;
     for (const r of rows) {
       const existing = await tx.benchmarkResult.findUnique({ where: uniqueKey(r) });
+      if (existing?.origin === "shipped") {
+        throw new ConflictError(
+          `${describe(r)} is a shipped benchmark result (a published figure) and cannot be replaced; nothing was imported. Give your own measurement its own source.`,
+        );
+      }
       if (existing) {
         await tx.benchmarkResult.update({
           where: { id: existing.id },

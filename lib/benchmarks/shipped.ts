@@ -8,7 +8,7 @@ import type { BenchmarkInput } from "./schema.ts";
 // 80 GB), 24,525 tokens/s across 8 GPUs, as Microsoft's Azure HPC blog quotes it (2025-11-03).
 // It is attached to the instance types with the same 8× H100 SXM 80 GB, with a note saying it was
 // not measured on the instance itself. Installed on every start; a person's own rows are never
-// touched, and a shipped row a person changed (by CSV re-import) becomes theirs.
+// touched, and no person can replace or delete a shipped row (create, CSV import and delete refuse).
 
 const DGX_H100_SOURCE =
   "MLPerf Inference v4.1 result for NVIDIA DGX H100 (8× H100 SXM), as quoted in Microsoft Azure HPC blog, Breaking the Million-Token Barrier, https://techcommunity.microsoft.com/blog/azurehighperformancecomputingblog/breaking-the-million-token-barrier-the-technical-achievement-of-azure-nd-gb300-v/4466080";

@@ -8,7 +8,8 @@ export type IpKind = "metadata" | "link-local" | "unspecified" | "loopback" | "o
 export interface ParsedIp {
   /** 4 bytes (IPv4) or 16 (IPv6); IPv6 forms that embed an IPv4 address are unwrapped to it */
   bytes: Uint8Array;
-  /** the IPv4 address an IPv6 form carried (mapped, translated, compatible, NAT64), if any */
+  /** the IPv4 address an IPv6 form carried (mapped, translated, compatible, NAT64, 6to4,
+   * Teredo), if any */
   embeddedV4: string | null;
 }
 
@@ -47,8 +48,16 @@ function parseV6(raw: string): Uint8Array | null {
 
 const zeros = (b: Uint8Array, from: number, to: number) => b.slice(from, to).every((x) => x === 0);
 
-/** The IPv4 address inside ::ffff:a.b.c.d, ::ffff:0:a.b.c.d, ::a.b.c.d and 64:ff9b::a.b.c.d. */
+/**
+ * The IPv4 address inside ::ffff:a.b.c.d, ::ffff:0:a.b.c.d, ::a.b.c.d, 64:ff9b::a.b.c.d, a 6to4
+ * address (2002:aabb:ccdd::/48, RFC 3056) and a Teredo one (2001:0::/32, RFC 4380: the client's
+ * IPv4 address is the last 32 bits inverted), where a relay would carry the packets.
+ */
 function embedded(b: Uint8Array): Uint8Array | null {
+  if (b[0] === 0x20 && b[1] === 0x02) return b.slice(2, 6); // 6to4
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0) {
+    return b.slice(12).map((x) => ~x & 0xff); // Teredo client
+  }
   const v4 = b.slice(12);
   const ffff = b[10] === 0xff && b[11] === 0xff;
   if (zeros(b, 0, 10) && ffff) return v4; // IPv4-mapped

@@ -41,6 +41,13 @@ const REFUSED: [string, RegExp][] = [
   ["http://[::ffff:169.254.169.254]/", /^::ffff:a9fe:a9fe \(IPv4 169\.254\.169\.254\) is a cloud/],
   ["http://[::ffff:0:a9fe:a9fe]/", /cloud metadata/],
   ["http://[64:ff9b::a9fe:a9fe]/", /cloud metadata/],
+  // 6to4 (2002:aabb:ccdd::/48) and Teredo (2001:0::/32, the client's IPv4 inverted)
+  ["http://[2002:a9fe:a9fe::]/", /^2002:a9fe:a9fe:: \(IPv4 169\.254\.169\.254\) is a cloud/],
+  ["http://[2002:a9fe:a9fe:1:2:3:4:5]:8080/", /cloud metadata/],
+  ["http://[2002:a9fe:0a01::1]/", /link-local/],
+  ["http://[2002:7f00:1::]:3000/", /this app itself/],
+  ["http://[2001:0:4136:e378:8000:63bf:5601:5601]/", /\(IPv4 169\.254\.169\.254\) is a cloud/],
+  ["http://[2001::ffff:ffff]/", /unspecified/],
   ["http://[::ffff:0.0.0.0]/", /unspecified/],
   ["http://127.0.0.1:3000/api/alerts", /this app itself \(loopback on the app's port 3000\)/],
   ["http://127.8.9.10:3000/", /this app itself/],
@@ -68,6 +75,8 @@ const ALLOWED = [
   "http://10.0.0.5:8080/",
   "http://10.1.2.3:3000/",
   "http://192.168.1.20/hook",
+  "http://[2002:cb00:7107::1]/hook", // 6to4 around 203.0.113.7
+  "http://[2001:db8::1]/hook", // 2001:db8::/32 is not Teredo's 2001:0::/32
   "http://172.16.0.1:3000/",
   "http://[fd12:3456::1]/",
   "http://gpufleet.example.com/",

@@ -7,7 +7,7 @@ import {
   startAlertmanager,
   type RunningAlertmanager,
 } from "../testing/alertmanager-process.ts";
-import { resendOpenAlerts } from "./alertmanager-resend.ts";
+import { RESOLVED_RESEND_MS, resendOpenAlerts } from "./alertmanager-resend.ts";
 import { deliverDue } from "./deliver.ts";
 import { enqueueNotifications } from "./enqueue.ts";
 import { postJson, type Sender } from "./send.ts";
@@ -138,7 +138,12 @@ describe.skipIf(!hasAlertmanager)("an Alertmanager as a destination (API v2)", (
     expect(await resend(120_000)).toMatchObject({ alerts: 1 });
     expect(sent).toEqual([[expect.objectContaining({ endsAt: endsAt.toISOString() })]]);
     expect(await inAlertmanager(alert.id)).toBeUndefined();
-    expect(await resend(180_000)).toMatchObject({ channels: 1, alerts: 0 }); // said once
+    // said again each interval for RESOLVED_RESEND_MS after it ended, as Prometheus does, then no more
+    expect(await resend(180_000)).toMatchObject({ channels: 1, alerts: 1 });
+    expect(await resend(90_000 + RESOLVED_RESEND_MS + 60_000)).toMatchObject({
+      channels: 1,
+      alerts: 0,
+    });
   });
 
   it("fails at once on a 404 from a wrong route prefix, quoting Alertmanager", async () => {

@@ -10,12 +10,19 @@ import { once, refusedMessage, vetTarget } from "./target-policy.ts";
 import { isHttpUrl, redactText } from "./url.ts";
 
 // Alertmanager resolves an alert that nobody re-sent within its resolve_timeout (5 min by
-// default), so the notify job re-sends every open alert to each alertmanager_api channel that was
-// told it fired, once per RESEND_INTERVAL_MS. No Notification rows: one JobState row per channel
-// holds the last re-send time and is claimed with a conditional update, so one process sends.
+// default), and it is a state sync, not a feed of transitions (see alertmanager-backfill.ts, which
+// queues every open alert in a channel's scope that the channel was not told of). So once per
+// RESEND_INTERVAL_MS the notify job re-sends to each alertmanager_api channel every open alert it
+// has a firing notification for that is not in flight (delivered, given up, or suppressed while
+// the channel was disabled), and every alert resolved in the last RESOLVED_RESEND_MS that has no
+// delivered "resolved" here, as Prometheus keeps sending resolved alerts for 15 minutes. No
+// Notification rows: one JobState row per channel holds the last re-send time and is claimed with
+// a conditional update, so one process sends.
 
 export const RESEND_INTERVAL_MS = ALERTMANAGER_RESEND_INTERVAL_S * 1000;
 export const RESEND_SLOT_PREFIX = "notify.alertmanager-resend:";
+/** How long a resolved alert keeps being sent (Prometheus's resolved retention is 15 minutes). */
+export const RESOLVED_RESEND_MS = 15 * 60_000;
 
 export type ResendOptions = Pick<
   DeliveryOptions,
@@ -75,24 +82,23 @@ export async function claimResendSlot(
 }
 
 /**
- * What this channel was told fired (each alert with its latest delivered firing notification)
- * and is still open, or resolved since `resolvedSince` without a "resolved" sent here (it was
- * snoozed): Alertmanager then hears of the end now, not after its resolve_timeout.
+ * What this channel should hold: each alert it has a settled firing notification for that is
+ * still open, or that resolved since `resolvedSince` without a "resolved" delivered here (the
+ * channel was down or disabled, or the alert was snoozed): Alertmanager then hears of the end
+ * now, not after its resolve_timeout.
  */
-async function alertsToResend(db: Db, channelId: string, resolvedSince: Date | null) {
-  const ended = resolvedSince
-    ? [
-        {
-          state: "resolved",
-          endsAt: { gte: resolvedSince },
-          notifications: { none: { channelId, transition: "resolved" } },
-        },
-      ]
-    : [];
+async function alertsToResend(db: Db, channelId: string, resolvedSince: Date) {
+  const ended = [
+    {
+      state: "resolved",
+      endsAt: { gte: resolvedSince },
+      notifications: { none: { channelId, transition: "resolved", status: "delivered" } },
+    },
+  ];
   const rows = await db.notification.findMany({
     where: {
       channelId,
-      status: "delivered",
+      status: { notIn: ["pending", "sending"] },
       transition: { startsWith: "firing" },
       alert: { OR: [{ state: { in: ["firing", "acknowledged"] } }, ...ended] },
     },
@@ -145,11 +151,11 @@ type Channel = { id: string; url: string };
 async function resendChannel(
   db: Db,
   c: Channel,
-  previous: Date | null,
   o: ResendOptions,
   report: ResendReport,
 ): Promise<void> {
-  const open = await alertsToResend(db, c.id, previous);
+  const since = new Date(o.clock().getTime() - RESOLVED_RESEND_MS);
+  const open = await alertsToResend(db, c.id, since);
   const first = open[0];
   if (!first) return;
   const fail = async (httpStatus: number | null, error: string, durationMs = 0) => {
@@ -210,7 +216,7 @@ export async function resendOpenAlerts(
     const slot = await claimResendSlot(db, c.id, o.clock(), o.intervalMs);
     if (!slot) continue;
     report.channels++;
-    await resendChannel(db, c, slot.previous, o, report);
+    await resendChannel(db, c, o, report);
   }
   return report;
 }

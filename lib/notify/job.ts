@@ -1,11 +1,14 @@
 import "server-only";
 import type { TickContext } from "../tick/context.ts";
 import { resendOpenAlerts } from "./alertmanager-resend.ts";
-import { deliverDue, type DeliveryOptions } from "./deliver.ts";
+import { backfillAlertmanagers } from "./alertmanager-backfill.ts";
+import { DEFAULT_DELIVERY, deliverDue, type DeliveryOptions } from "./deliver.ts";
 
 // The collector's delivery job starts a delivery run and returns at once: webhooks that hang
 // (bounded by the per-request timeout) never hold up the next collection tick. One run at a time.
-// After the queue, it re-sends open alerts to Alertmanagers whose interval is up (every 60 s).
+// Before the queue, every open alert in an Alertmanager channel's scope that the channel was not
+// told of is queued for it; after the queue, open alerts are re-sent to Alertmanagers whose
+// interval is up (every 60 s).
 
 let running: Promise<void> | null = null;
 
@@ -15,7 +18,9 @@ export function runDeliveryJob(
   log: (m: string) => void = (m) => console.error(`[notify] ${m}`),
 ): Promise<void> {
   if (running) return Promise.resolve();
-  running = deliverDue(ctx.db, options)
+  const clock = options.clock ?? DEFAULT_DELIVERY.clock;
+  running = backfillAlertmanagers(ctx.db, clock())
+    .then(() => deliverDue(ctx.db, options))
     .then(async (r) => {
       if (r.failed > 0) log(`${r.failed} notification(s) gave up after the last retry`);
       const again = await resendOpenAlerts(ctx.db, options);

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer, type AddressInfo, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { InvalidInputError } from "../core/errors.ts";
@@ -10,7 +11,7 @@ import { deliverDue } from "./deliver.ts";
 import { enqueueNotifications } from "./enqueue.ts";
 import { createChannel, updateChannel } from "./save-channel.ts";
 import { postJson, type Sender } from "./send.ts";
-import { NO_HTTP_ANSWER, testChannel } from "./test-channel.ts";
+import { FAILURE_ANSWER_MS, TEST_FAILED, testChannel } from "./test-channel.ts";
 
 // Webhook targets are checked when a channel is saved, before every delivery and before the test
 // button's POST. Refused targets are literal addresses, so nothing here reaches the network.
@@ -150,7 +151,14 @@ describe("the test button", () => {
   it("reports a refused target without sending", async () => {
     const { channel } = await queued(`http://127.0.0.1:${env.PORT}/`);
     const send = okSend();
-    const r = await testChannel(channel.id, { client: db, send, allowPrivate: deny, now: T0 });
+    const holdFailure = async () => {};
+    const r = await testChannel(channel.id, {
+      client: db,
+      send,
+      allowPrivate: deny,
+      now: T0,
+      holdFailure,
+    });
     expect(send).not.toHaveBeenCalled();
     expect(r).toMatchObject({ ok: false, httpStatus: null, durationMs: 0 });
     expect(r.error).toMatch(/^webhook target refused: 127\.0\.0\.1 is this app itself/);
@@ -160,27 +168,67 @@ describe("the test button", () => {
     expect(send.mock.calls[0]?.[2].allowPrivate).toBe(true);
   });
 
-  it("answers the same for a closed port, a silent one and a non-HTTP one", async () => {
+  it("answers every failure alike, at the same deadline, quoting nothing the target said", async () => {
     const closed = await freePort();
     const silent = createServer(() => {}); // accepts, never answers
     const garbage = createServer((s) => s.end("SSH-2.0-OpenSSH_9.2\r\n"));
+    const SECRET = "INTERNAL-SECRET aws_secret_access_key=AKIAEXAMPLESECRET";
+    const leaky = createHttpServer((req, res) => {
+      res.writeHead(req.url?.includes("403") ? 403 : 400, { "content-type": "text/plain" });
+      res.end(SECRET);
+    });
     await Promise.all(
-      [silent, garbage].map((srv) => new Promise<void>((r) => srv.listen(0, "127.0.0.1", r))),
+      [silent, garbage, leaky].map(
+        (srv) => new Promise<void>((r) => srv.listen(0, "127.0.0.1", r)),
+      ),
     );
-    const port = (srv: Server) => (srv.address() as AddressInfo).port;
+    const port = (srv: Server | HttpServer) => (srv.address() as AddressInfo).port;
+    const targets: [string, string][] = [
+      ["webhook", `http://127.0.0.1:${closed}/hook`],
+      ["webhook", `http://127.0.0.1:${port(silent)}/hook`],
+      ["webhook", `http://127.0.0.1:${port(garbage)}/hook`],
+      ["webhook", `http://127.0.0.1:${port(leaky)}/403`],
+      ["alertmanager_api", `http://127.0.0.1:${port(leaky)}/am`],
+    ];
     try {
       const answers = [];
-      for (const p of [closed, port(silent), port(garbage)]) {
-        const { channel } = await queued(`http://127.0.0.1:${p}/hook`);
-        const send: Sender = (url, body, opts) => postJson(url, body, { ...opts, timeoutMs: 500 });
-        answers.push(await testChannel(channel.id, { client: db, send, allowPrivate: allow }));
+      const holds: number[] = [];
+      const holdFailure = vi.fn(async (startedMs: number, totalMs: number) => {
+        holds.push(totalMs);
+        expect(startedMs).toBeLessThanOrEqual(Date.now());
+      });
+      for (const [kind, url] of targets) {
+        const channel = await db.channel.create({
+          data: { name: `c-${Math.random()}`, kind, url },
+        });
+        const send: Sender = (u, body, opts) => postJson(u, body, { ...opts, timeoutMs: 500 });
+        answers.push(
+          await testChannel(channel.id, { client: db, send, allowPrivate: allow, holdFailure }),
+        );
       }
       expect(answers).toEqual(
-        Array(3).fill({ ok: false, httpStatus: null, error: NO_HTTP_ANSWER, durationMs: 0 }),
+        Array(targets.length).fill({
+          ok: false,
+          httpStatus: null,
+          error: TEST_FAILED,
+          durationMs: 0,
+        }),
       );
+      expect(JSON.stringify(answers)).not.toContain("SECRET");
+      // each waited for the one fixed deadline after the button was pressed
+      expect(holds).toEqual(Array(targets.length).fill(FAILURE_ANSWER_MS));
     } finally {
       silent.close();
       garbage.close();
+      leaky.close();
     }
+  });
+
+  it("holds a refused target's answer to the same deadline", async () => {
+    const { channel } = await queued(META);
+    const holdFailure = vi.fn(async () => {});
+    const r = await testChannel(channel.id, { client: db, allowPrivate: deny, holdFailure });
+    expect(r.error).toMatch(/^webhook target refused: 169\.254\.169\.254 is a cloud metadata/);
+    expect(holdFailure).toHaveBeenCalledWith(expect.any(Number), FAILURE_ANSWER_MS);
   });
 });

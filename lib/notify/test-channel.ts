@@ -4,7 +4,7 @@ import { NotFoundError } from "../core/errors.ts";
 import type { ChannelTestResult } from "../zod/schemas/channel.ts";
 import { channelKind, DEFAULT_DELIVERY } from "./deliver.ts";
 import { buildMessage } from "./message.ts";
-import { buildPayload, endpointFor, errorBodyBytes } from "./payload.ts";
+import { buildPayload, endpointFor } from "./payload.ts";
 import { postJson, type Sender } from "./send.ts";
 import {
   adminAllowsPrivate,
@@ -17,6 +17,24 @@ import { isHttpUrl, redactText } from "./url.ts";
 // The settings page's test button: one real POST of a clearly marked test message, synchronous,
 // with the same timeout as deliveries, to a target the webhook target check allows. Nothing is
 // queued or retried. An Alertmanager gets a test alert that ends by itself after 5 minutes.
+//
+// A failure must not help anyone map the network behind the app: every failure answers the same
+// thing (a refused target says why, as saving it would) at the same time after the button was
+// pressed, FAILURE_ANSWER_MS, whether the port was closed, silent, not HTTP or answered an HTTP
+// error; and no text of the target's answer is ever quoted back. Deliveries keep the status and
+// timing in the channel's history, where only real alerts reach.
+
+/** When every failed test answers: the send timeout, plus room for the connection to close. */
+export const FAILURE_ANSWER_MS = DEFAULT_DELIVERY.timeoutMs + 1_000;
+
+export const TEST_FAILED =
+  "the target did not accept the test message (no answer, not HTTP, or an HTTP error: the test does not say which)";
+
+/** Waits until `totalMs` after `startedMs` (Date.now() time). */
+export type HoldFailure = (startedMs: number, totalMs: number) => Promise<void>;
+
+const untilDeadline: HoldFailure = (startedMs, totalMs) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, startedMs + totalMs - Date.now())));
 
 export async function testChannel(
   id: string,
@@ -25,8 +43,20 @@ export async function testChannel(
     send = postJson,
     now = new Date(),
     allowPrivate = adminAllowsPrivate,
-  }: { client?: Db; send?: Sender; now?: Date; allowPrivate?: AllowPrivate } = {},
+    holdFailure = untilDeadline,
+  }: {
+    client?: Db;
+    send?: Sender;
+    now?: Date;
+    allowPrivate?: AllowPrivate;
+    holdFailure?: HoldFailure;
+  } = {},
 ): Promise<ChannelTestResult> {
+  const started = Date.now();
+  const failed = async (error: string): Promise<ChannelTestResult> => {
+    await holdFailure(started, FAILURE_ANSWER_MS);
+    return { ok: false, httpStatus: null, error, durationMs: 0 };
+  };
   const c = await client.channel.findUnique({ where: { id } });
   if (!c) throw new NotFoundError(`channel ${id}`);
   const kind = channelKind(c.kind);
@@ -52,32 +82,15 @@ export async function testChannel(
     null,
     true,
   );
-  if (!isHttpUrl(c.url)) {
-    return { ok: false, httpStatus: null, error: "the channel URL is not http(s)", durationMs: 0 };
-  }
+  if (!isHttpUrl(c.url)) return failed("the channel URL is not http(s)");
   const target = await vetTarget(c.url, allowPrivate);
-  if (!target.ok) {
-    const error = redactText(refusedMessage(target.reason), c.url);
-    return { ok: false, httpStatus: null, error, durationMs: 0 };
-  }
+  if (!target.ok) return failed(redactText(refusedMessage(target.reason), c.url));
   const payload = buildPayload(kind, message, now, { publicUrl: DEFAULT_DELIVERY.publicUrl });
   const r = await send(endpointFor(kind, c.url), payload, {
     timeoutMs: DEFAULT_DELIVERY.timeoutMs,
     allowPrivate: target.allowPrivate,
-    keepErrorBody: errorBodyBytes(kind),
+    keepErrorBody: 0,
   });
-  // Without an HTTP answer, one message and no duration: "refused" vs "timed out" vs "reset"
-  // would tell an admin which ports are open on an internal address (a blind port scan).
-  if (!r.ok && r.httpStatus === null) {
-    return { ok: false, httpStatus: null, error: NO_HTTP_ANSWER, durationMs: 0 };
-  }
-  return {
-    ok: r.ok,
-    httpStatus: r.httpStatus,
-    error: r.error === null ? null : redactText(r.error, c.url),
-    durationMs: r.durationMs,
-  };
+  if (!r.ok) return failed(TEST_FAILED);
+  return { ok: true, httpStatus: r.httpStatus, error: null, durationMs: r.durationMs };
 }
-
-export const NO_HTTP_ANSWER =
-  "no HTTP answer from the target (refused, reset, timed out or not HTTP: the test does not say which)";

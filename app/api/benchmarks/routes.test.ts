@@ -184,6 +184,34 @@ describe("benchmark API", () => {
       ctx(shipped.id) as never,
     );
     expect(refused.status).toBe(409);
+    // nor overwritten by a CSV import (which would also have made it deletable): 409, and the
+    // whole file is refused, its other lines included
+    const { SHIPPED_BENCHMARKS } = await import("@/lib/benchmarks/shipped.ts");
+    const target = SHIPPED_BENCHMARKS[0];
+    if (!target) throw new Error("no shipped benchmark");
+    const quote = (v: string) => `"${v.replaceAll('"', '""')}"`;
+    const overwrite = `${HEADER}\n${target.provider},${target.instanceType},${quote(target.workload)},${target.unit},1,${quote(target.source)},2025-12,mine\ngcp,g2-standard-8,SDXL,images/s,3,https://example.test/sdxl,2025-10,\n`;
+    const imported = await asOperator.upload.POST(
+      post("/api/benchmarks/import", overwrite, "text/csv"),
+      none,
+    );
+    expect(imported.status).toBe(409);
+    expect(((await imported.json()) as { error: string }).error).toMatch(
+      /is a shipped benchmark result .* nothing was imported/,
+    );
+    const after = await db.benchmarkResult.findUniqueOrThrow({
+      where: {
+        provider_instanceType_workload_unit_source: {
+          provider: target.provider,
+          instanceType: target.instanceType,
+          workload: target.workload,
+          unit: target.unit,
+          source: target.source,
+        },
+      },
+    });
+    expect(after).toMatchObject({ value: target.value, origin: "shipped" });
+    expect(await db.benchmarkResult.count({ where: { instanceType: "g2-standard-8" } })).toBe(0);
     const missing = await asOperator.item.DELETE(
       new Request("http://local/api/benchmarks/nope", { method: "DELETE" }),
       ctx("nope") as never,

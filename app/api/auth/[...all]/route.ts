@@ -1,6 +1,9 @@
+import { z } from "zod";
 import { actorLabel, authenticate, forgetSessions } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { getAuth } from "@/lib/auth/auth.ts";
+import { recordCounted, recordOnce } from "@/lib/auth/audit-count.ts";
+import { signInLimiter } from "@/lib/auth/ip-limit.ts";
 import { claimAttempt, clearFailures, settleFailure } from "@/lib/auth/throttle.ts";
 import {
   apiError,
@@ -12,8 +15,10 @@ import {
 // better-auth's endpoints, limited to the ones gpufleet uses (sign-in, sign-out, changing one's
 // own password); pages read the session on the server, so nothing hands the session token to
 // scripts (better-auth's JSON answers carry it; it is removed here so httpOnly means something).
-// Sign-in is wrapped: failures per email are counted, slowed down and then refused for a while,
-// and every attempt lands in the audit log.
+// Sign-in is wrapped: requests per client address are limited before anything is written
+// (ip-limit.ts), the email must be an email, failures per email are counted, slowed down and then
+// refused for a while (throttle.ts), and refused attempts are audited as one counted row per email
+// and window (audit-count.ts); a success gets its own row.
 
 const ALLOWED = new Set(["POST /sign-in/email", "POST /sign-out", "POST /change-password"]);
 
@@ -53,36 +58,53 @@ function notJson(): Response {
   return apiError(415, "unsupported_media_type", "send the body as application/json");
 }
 
+/** An email as people type one; anything else is refused before the store is touched. */
+const emailShape = z.email().max(254);
+
+function tooMany(message: string, retryAfterS: number, code: string): Response {
+  return apiError(429, code, message, { headers: { "retry-after": String(retryAfterS) } });
+}
+
 async function signIn(req: Request): Promise<Response> {
   if (!isJson(req)) return notJson();
+  const ip = clientIp(req.headers);
+  // the per-address limit comes first: a refused request writes nothing at all
+  const verdict = signInLimiter.take(ip);
+  if (!verdict.ok) {
+    return tooMany(
+      "Too many sign-in attempts from this address; try again later.",
+      verdict.retryAfterS,
+      "too_many_requests",
+    );
+  }
   let body: { email?: unknown } | null = null;
   try {
     body = JSON.parse(await readLimitedText(req.clone(), 64 * 1024)) as { email?: unknown } | null;
   } catch (e) {
     if (e instanceof PayloadTooLargeError) throw e;
   }
-  const email =
-    typeof body?.email === "string" ? body.email.trim().toLowerCase().slice(0, 200) : "";
-  if (!email) {
+  const raw = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
+  if (!raw) {
     return apiError(400, "email_required", "email and password are required");
   }
+  const parsed = emailShape.safeParse(raw);
+  if (!parsed.success) return apiError(400, "invalid_email", "email is not an email address");
+  const email = parsed.data;
   const auth = await getAuth();
-  const ip = clientIp(req.headers);
   // counted before the password is checked, atomically, so parallel guesses cannot outrun it
   const claim = await claimAttempt(email);
   if (claim.kind === "locked") {
-    await recordAudit({
+    await recordOnce({
       actor: email,
       action: "auth.sign-in.refused",
-      detail: { retryAfterS: claim.retryAfterS },
       ip,
+      detail: { retryAfterS: claim.retryAfterS },
     });
     const minutes = Math.ceil(claim.retryAfterS / 60);
-    return apiError(
-      429,
-      "too_many_failed_sign_ins",
+    return tooMany(
       `Too many failed sign-ins for this email. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      { headers: { "retry-after": String(claim.retryAfterS) } },
+      claim.retryAfterS,
+      "too_many_failed_sign_ins",
     );
   }
   if (claim.delayMs > 0) await sleep(claim.delayMs);
@@ -92,7 +114,7 @@ async function signIn(req: Request): Promise<Response> {
     await recordAudit({ actor: email, action: "auth.sign-in", ip });
   } else {
     const locked = await settleFailure(email, claim.attempt);
-    await recordAudit({ actor: email, action: "auth.sign-in.failed", detail: { locked }, ip });
+    await recordCounted({ actor: email, action: "auth.sign-in.failed", ip, locked });
   }
   return res;
 }
