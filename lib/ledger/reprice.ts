@@ -192,7 +192,8 @@ export async function applyReprice(
     if (done.newTotal !== expected) throw stale(opts.month, done.newTotal, expected);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
-    await abandonRun(db, runId, opts.by, `failed while staging: ${reason}`);
+    // if the store itself is failing, the recovery job abandons the run once it is stale
+    await abandonRun(db, runId, opts.by, `failed while staging: ${reason}`).catch(() => false);
     throw e;
   }
   await swapIn(db, runId, {
