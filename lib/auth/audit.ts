@@ -28,16 +28,19 @@ export function clientIp(headers: Headers): string | null {
   return forwarded || headers.get("x-real-ip") || null;
 }
 
+/** The AuditEvent row for `input`, for a service that writes it in its own transaction. */
+export function auditData(input: AuditInput) {
+  return {
+    actor: input.actor.slice(0, 200),
+    action: input.action,
+    target: (input.target ?? "").slice(0, 500),
+    detail: JSON.stringify(input.detail ?? {}),
+    ip: input.ip ?? null,
+  };
+}
+
 export async function recordAudit(input: AuditInput): Promise<void> {
-  await db.auditEvent.create({
-    data: {
-      actor: input.actor.slice(0, 200),
-      action: input.action,
-      target: (input.target ?? "").slice(0, 500),
-      detail: JSON.stringify(input.detail ?? {}),
-      ip: input.ip ?? null,
-    },
-  });
+  await db.auditEvent.create({ data: auditData(input) });
 }
 
 function parseDetail(text: string): Record<string, unknown> {

@@ -4,6 +4,7 @@ import { runDeliveryJob } from "../notify/job.ts";
 import { refreshFleetCacheIfWatched } from "../fleet/fleet-cache.ts";
 import { runRecommendationJob } from "../recommendations/job.ts";
 import { runLedgerJob } from "../ledger/job.ts";
+import { recoverRepriceRuns } from "../ledger/reprice-run.ts";
 import { dutyCycled } from "./duty-cycle.ts";
 import type { CollectorConfig } from "./loop.ts";
 
@@ -18,6 +19,8 @@ export function serverJobs(): NonNullable<CollectorConfig["jobs"]> {
     // the fleet API's cached snapshot: rebuilt in the background from what this tick stored
     { name: "fleet snapshot", run: async () => refreshFleetCacheIfWatched() },
     { name: "ledger", run: (ctx) => runLedgerJob(ctx) },
+    // a re-pricing run that died while staging is abandoned (it never touched the ledger)
+    { name: "reprice recovery", run: async (ctx) => void (await recoverRepriceRuns(ctx.db)) },
     // alert rules (idle, budget, health), queueing notifications: every tick while cheap
     { name: "alerts", run: (ctx) => alerts(ctx) },
     // webhook delivery: started in the background, so a slow receiver never holds up a tick

@@ -5,6 +5,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { mulDivRound, splitByWeights, splitEven, sumMicros } from "../core/money.ts";
 import { HOUR_MS } from "../core/time.ts";
 import { newUnit, scanHour, type UnitStats } from "./ledger-scan.ts";
+import { migSplitWeights, sliceFraction } from "./mig-split.ts";
 import {
   DEFAULT_IDLE_RULE,
   type IdleRule,
@@ -12,8 +13,6 @@ import {
   type LedgerRow,
   type LedgerRowKind,
 } from "./ledger-types.ts";
-
-const FRACTION_SCALE = 1_000_000;
 
 /**
  * The sample window a ledger hour needs: the idle rule's duration plus one interval before the
@@ -59,14 +58,6 @@ function mostCommon(values: readonly string[]): string | null {
     if (best === null || n > (counts.get(best) ?? 0)) best = v;
   }
   return best;
-}
-
-/** A slice's share of its parent: its declared fraction, else its share of the parent's memory. */
-function sliceWeight(slice: UnitStats, parent: UnitStats): number {
-  const byMemory =
-    slice.memTotal !== null && parent.memTotal ? slice.memTotal / parent.memTotal : 0;
-  const fraction = slice.fraction ?? byMemory;
-  return Math.round(Math.min(1, Math.max(0, fraction)) * FRACTION_SCALE);
 }
 
 /**
@@ -153,17 +144,12 @@ export function computeHostHour(input: LedgerInput): LedgerRow[] {
     }
     // The parent row keeps the share of capacity no slice holds, so every non-host row sums to
     // the host row without anyone needing to know the MIG hierarchy.
-    const weights = slices.map((s) => sliceWeight(s, gpu));
-    // Rounding each fraction to the scale errs by at most half a unit per slice; within that the
-    // slices fill the GPU (7 × 1/7 must leave nothing unallocated).
-    const rest = FRACTION_SCALE - weights.reduce((s, w) => s + w, 0);
-    const unallocated = rest > slices.length ? rest : 0;
-    const [parentCost = 0n, ...sliceCosts] = splitByWeights(share, [
-      BigInt(unallocated),
-      ...weights.map(BigInt),
-    ]);
+    const weights = migSplitWeights(
+      slices.map((s) => sliceFraction(s.fraction, s.memTotal, gpu.memTotal)),
+    );
+    const [parentCost = 0n, ...sliceCosts] = splitByWeights(share, weights);
     // Capacity no slice was carved from can run nothing: it is idle (empty) whenever it is up.
-    const parentIdle = unallocated > 0 ? seconds(gpu.upMs) : 0;
+    const parentIdle = (weights[0] ?? 0n) > 0n ? seconds(gpu.upMs) : 0;
     gpuRows.push(row("mig_parent", gpu, parentCost, { total: parentIdle, held: 0 }));
     slices.forEach((s, j) =>
       gpuRows.push(row("mig_slice", s, sliceCosts[j] ?? 0n, measuredIdle(s))),

@@ -14,7 +14,7 @@ import {
 // Finance adds, changes and retires catalogue rows (settings page and /api/pricing). A change
 // makes the row the user's own (origin "user"), so no release overwrites it; retiring keeps the
 // row for the record and stops it pricing anything. Neither re-prices ledger hours already
-// written: that is an explicit, previewed step (lib/pricing/reprice.ts).
+// written: that is an explicit, previewed step (lib/ledger/reprice.ts).
 
 const GIB = 1024 ** 3;
 

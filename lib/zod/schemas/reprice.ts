@@ -3,7 +3,7 @@ import { microsSchema } from "./common.ts";
 import { monthSchema } from "./month.ts";
 
 // Re-pricing a month of the ledger with the catalogue as it is now: previewed first, then applied
-// with the previewed new total, so nothing re-prices silently (lib/pricing/reprice.ts).
+// with the previewed new total, so nothing re-prices silently (lib/ledger/reprice.ts).
 
 export const repriceRequestSchema = z
   .strictObject({

@@ -6,7 +6,7 @@ import type { TestSession } from "@/lib/testing/auth.ts";
 import type { RepriceResultDto } from "@/lib/zod/schemas/reprice.ts";
 
 // POST /api/pricing/reprice as Next calls it: finance previews (nothing written, nothing audited),
-// then applies with the previewed total (one audit entry); viewers, team-limited users and bad
+// then applies with the previewed total (audited when it starts and when it is swapped in); viewers, team-limited users and bad
 // bodies are refused.
 
 // The route uses the app's global client, which reads DATABASE_URL when lib/db.ts is first
@@ -125,7 +125,7 @@ beforeAll(async () => {
 afterAll(async () => db.$disconnect());
 
 describe("POST /api/pricing/reprice", () => {
-  it("finance previews (no write, no audit), then applies (one audit entry)", async () => {
+  it("finance previews (no write, no audit), then applies (audited at the start and at the swap)", async () => {
     const auditsBefore = await db.auditEvent.count();
     const res = await call(finance, { month });
     expect(res.status).toBe(200);
@@ -155,27 +155,41 @@ describe("POST /api/pricing/reprice", () => {
       appliedBy: "fin@test.local",
       newTotalMicros: "7200000",
     });
+    // the attempt is on record before anything is written, the result with the swap
     const audits = await repriceAudits();
-    expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({
-      actor: "fin@test.local",
-      action: "pricing.reprice",
-      target: month,
+    expect(audits).toHaveLength(2);
+    const started = audits.find((a) => a.action === "pricing.reprice.started");
+    const done = audits.find((a) => a.action === "pricing.reprice");
+    expect(started).toMatchObject({ actor: "fin@test.local", target: month });
+    expect(done).toMatchObject({ actor: "fin@test.local", target: month });
+    const { runId } = JSON.parse(started?.detail ?? "{}") as { runId: string };
+    expect(JSON.parse(started?.detail ?? "{}")).toEqual({
+      runId,
+      oldTotalMicros: "0",
+      expectedNewTotalMicros: "7200000",
+      reopen: false,
     });
-    expect(JSON.parse(audits[0]?.detail ?? "{}")).toEqual({
+    expect(JSON.parse(done?.detail ?? "{}")).toEqual({
+      runId,
       oldTotalMicros: "0",
       newTotalMicros: "7200000",
       hoursChanged: 2,
       rowsChanged: 4,
       reopened: false,
     });
-    expect(await db.auditEvent.count()).toBe(auditsBefore + 1);
+    expect(await db.repriceRun.findUnique({ where: { id: runId } })).toMatchObject({
+      month,
+      state: "applied",
+      stagedRows: 4,
+    });
+    expect(await db.repriceStage.count()).toBe(0);
+    expect(await db.auditEvent.count()).toBe(auditsBefore + 2);
 
     // a stale total (the preview no longer holds): 409, nothing written, nothing audited
     const stale = await call(finance, { month, apply: true, expectedNewTotalMicros: "1" });
     expect(stale.status).toBe(409);
     expect(((await stale.json()) as { error: string }).error).toMatch(/preview again/);
-    expect(await repriceAudits()).toHaveLength(1);
+    expect(await repriceAudits()).toHaveLength(2);
   });
 
   it("re-prices a closed month only when reopened, audited as such", async () => {
@@ -191,10 +205,14 @@ describe("POST /api/pricing/reprice", () => {
     expect(done.status).toBe(200);
     expect(await done.json()).toMatchObject({ reopened: true, applied: true });
     const audits = await repriceAudits();
-    expect(audits.map((a) => [a.action, a.target])).toEqual([
-      ["pricing.reprice", month],
-      ["pricing.reprice.reopen", closedMonth],
-    ]);
+    expect(audits.map((a) => `${a.action} ${a.target}`).sort()).toEqual(
+      [
+        `pricing.reprice ${month}`,
+        `pricing.reprice.started ${month}`,
+        `pricing.reprice.reopen ${closedMonth}`,
+        `pricing.reprice.started ${closedMonth}`,
+      ].sort(),
+    );
   });
 
   it("refuses viewers and team-limited users with 403", async () => {

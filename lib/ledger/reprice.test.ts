@@ -1,268 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConflictError, InvalidInputError } from "@/lib/core/errors.ts";
-import { GIB, gpu } from "@/lib/ledger/ledger-fixtures.ts";
-import { computeHostHour, toUsageHourData } from "@/lib/ledger/ledger-math.ts";
-import type {
-  GpuSample,
-  HostAttribution,
-  HostSample,
-  LedgerRow,
-} from "@/lib/ledger/ledger-types.ts";
 import { sumMicros } from "@/lib/core/money.ts";
 import type { Db } from "@/lib/db.ts";
+import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";
+import { lookupPrice } from "@/lib/pricing/lookup.ts";
+import { retirePrice, updatePrice } from "@/lib/pricing/manage.ts";
 import { makeTestDb } from "@/lib/testing/test-db.ts";
-import { loadPriceRows } from "./catalogue-db.ts";
-import { lookupPrice, type PriceLookup } from "./lookup.ts";
-import { retirePrice, updatePrice } from "./manage.ts";
-import {
-  applyReprice,
-  previewReprice,
-  repriceHostHour,
-  type RepricedRow,
-  type StoredLedgerRow,
-} from "./reprice.ts";
+import { GIB, gpu } from "./ledger-fixtures.ts";
+import { computeHostHour, toUsageHourData } from "./ledger-math.ts";
+import type { GpuSample, HostAttribution, HostSample } from "./ledger-types.ts";
+import { attribution, money } from "./reprice-fixtures.ts";
+import { applyReprice, previewReprice } from "./reprice.ts";
+
+// Previewing and applying a month's re-pricing against a real store (SQLite, and PostgreSQL in
+// the "postgres" project); the crash test is reprice-kill.integration.test.ts.
 
 const HOUR_MS = 3_600_000;
-
-/** A small deterministic PRNG (mulberry32), so a failing case can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const priced = (usdPerHourMicros: bigint): PriceLookup => ({
-  priced: true,
-  usdPerHourMicros,
-  currency: "USD",
-  gpuModel: "A100",
-  gpuCount: 8,
-  gpuMemoryBytes: 40n * BigInt(GIB),
-  region: "*",
-  effectiveFrom: new Date("2020-01-01T00:00:00Z"),
-  source: "test",
-  note: null,
-});
-const UNPRICED: PriceLookup = {
-  priced: false,
-  missing: "instance_type",
-  reason: "no catalogue price for test",
-};
-
-const attribution = (over: Partial<HostAttribution> = {}): HostAttribution => ({
-  provider: "testcloud",
-  instanceType: "tc.8gpu",
-  region: "r1",
-  pricingModel: "on_demand",
-  team: "ml",
-  project: "llm",
-  ...over,
-});
-
-const stored = (rows: readonly LedgerRow[]): StoredLedgerRow[] =>
-  rows.map((r) => ({
-    gpuKey: r.gpuKey,
-    parentKey: r.parentUuid,
-    upSeconds: r.upSeconds,
-    idleSeconds: r.idleSeconds,
-    memTotalBytes: r.memTotalBytes,
-    priced: r.priced,
-    costMicros: r.costMicros,
-    idleCostMicros: r.idleCostMicros,
-    currency: r.currency,
-  }));
-
-const money = (rows: readonly RepricedRow[]) =>
-  rows.map((r) => ({
-    gpuKey: r.gpuKey,
-    costMicros: r.costMicros,
-    idleCostMicros: r.idleCostMicros,
-    priced: r.priced,
-    currency: r.currency,
-  }));
-
-/**
- * A random host-hour: 0-4 GPUs, some in MIG mode with 1-3 slices (declared fractions or not,
- * a parent that does or does not report itself), scrapes failing now and then, GPUs going idle.
- */
-function randomHour(
-  next: () => number,
-  hourStart: Date,
-  opts: { declaredFractions: boolean },
-): HostSample[] {
-  const int = (n: number) => Math.floor(next() * n);
-  const gpus: {
-    uuid: string;
-    slices: { uuid: string; k: number; mem: number }[];
-    silent: boolean;
-  }[] = Array.from({ length: int(5) }, (_, i) => {
-    const mig = next() < 0.4;
-    let left = 7;
-    const slices = mig
-      ? Array.from({ length: 1 + int(3) }, (_, j) => {
-          const k = Math.max(1, Math.min(left, 1 + int(3)));
-          left = Math.max(0, left - k);
-          return { uuid: `MIG-${i}-${j}`, k, mem: k * 5 * GIB + int(3) * GIB };
-        }).filter((s) => s.k > 0)
-      : [];
-    return { uuid: `GPU-${int(90) + 10}-${i}`, slices, silent: mig && next() < 0.3 };
-  });
-  const busyUntil = gpus.map(() => int(5400) - 1800);
-  const upFrom = next() < 0.3 ? int(1800) : -1860;
-  const upTo = next() < 0.3 ? 1800 + int(1800) : 3600;
-  const out: HostSample[] = [];
-  for (let s = -1860; s < 3600; s += 60) {
-    const t = new Date(hourStart.getTime() + s * 1000);
-    if (s < upFrom || s >= upTo || next() < 0.05) {
-      out.push({ t, up: false, gpus: [] });
-      continue;
-    }
-    const samples: GpuSample[] = [];
-    gpus.forEach((g, i) => {
-      const idle = s >= (busyUntil[i] ?? 0);
-      if (!g.silent) {
-        samples.push(
-          gpu(g.uuid, idle ? { util: 0, processes: 0, memUsedBytes: 0 } : { util: 0.7 }),
-        );
-      }
-      for (const sl of g.slices) {
-        samples.push(
-          gpu(sl.uuid, {
-            util: null,
-            processes: idle ? 0 : 1,
-            memUsedBytes: idle ? 0 : GIB,
-            memTotalBytes: sl.mem,
-            migParentUuid: g.uuid,
-            ...(opts.declaredFractions ? { migFraction: sl.k / 7 } : {}),
-          }),
-        );
-      }
-    });
-    out.push({ t, up: true, gpus: samples });
-  }
-  return out;
-}
-
-describe("repriceHostHour", () => {
-  const hourStart = new Date("2026-05-04T07:00:00Z");
-  const compute = (samples: HostSample[], price: PriceLookup) =>
-    computeHostHour({
-      hourStart,
-      host: attribution(),
-      price,
-      samples,
-      intervalSeconds: 60,
-    });
-
-  it("changes nothing when an hour is re-priced with the price it was written with", () => {
-    let cases = 0;
-    let migCases = 0;
-    for (let seed = 1; seed <= 400; seed++) {
-      const next = rng(seed);
-      const samples = randomHour(next, hourStart, { declaredFractions: next() < 0.5 });
-      const price = next() < 0.2 ? UNPRICED : priced(BigInt(Math.floor(next() * 120_000_000)));
-      const rows = compute(samples, price);
-      if (rows.length === 0) continue;
-      cases++;
-      if (rows.some((r) => r.kind === "mig_slice")) migCases++;
-      const again = repriceHostHour(stored(rows), price);
-      expect(money(again), `seed ${seed}`).toEqual(money(rows));
-    }
-    expect(cases).toBeGreaterThan(300);
-    expect(migCases).toBeGreaterThan(50);
-  });
-
-  it("prices an unpriced hour exactly as the ledger would have", () => {
-    for (let seed = 1; seed <= 200; seed++) {
-      const next = rng(seed);
-      // without declared fractions the ledger weighs slices by memory, which the rows keep
-      const samples = randomHour(next, hourStart, { declaredFractions: false });
-      const rows = compute(samples, UNPRICED);
-      if (rows.length === 0) continue;
-      const price = priced(BigInt(1 + Math.floor(next() * 120_000_000)));
-      expect(money(repriceHostHour(stored(rows), price)), `seed ${seed}`).toEqual(
-        money(compute(samples, price)),
-      );
-    }
-  });
-
-  it("re-prices a priced hour with the ledger's split: exact sums, MIG within a micro or two", () => {
-    for (let seed = 1; seed <= 200; seed++) {
-      const next = rng(seed);
-      const samples = randomHour(next, hourStart, { declaredFractions: true });
-      const before = priced(BigInt(1_000_000 + Math.floor(next() * 100_000_000)));
-      const rows = compute(samples, before);
-      if (rows.length === 0) continue;
-      const after = priced(((before.priced ? before.usdPerHourMicros : 0n) * 3n) / 2n + 7n);
-      const got = repriceHostHour(stored(rows), after);
-      const want = compute(samples, after);
-      const host = got.find((r) => r.gpuKey === "host");
-      expect(host?.costMicros, `seed ${seed}`).toBe(want[0]?.costMicros);
-      const gpuRows = got.filter((r) => r.gpuKey !== "host");
-      if (gpuRows.length > 0) {
-        expect(sumMicros(gpuRows.map((r) => r.costMicros))).toBe(host?.costMicros);
-        expect(sumMicros(gpuRows.map((r) => r.idleCostMicros))).toBe(host?.idleCostMicros);
-      }
-      got.forEach((r, i) => {
-        const w = want[i];
-        expect(r.gpuKey).toBe(w?.gpuKey);
-        const diff = r.costMicros - (w?.costMicros ?? 0n);
-        // physical GPUs split evenly: exact; MIG rows are weighed by their old costs
-        if (!w?.parentUuid && w?.kind !== "mig_parent") expect(diff, `seed ${seed}`).toBe(0n);
-        else expect(diff >= -3n && diff <= 3n, `seed ${seed} ${r.gpuKey} ${diff}`).toBe(true);
-      });
-    }
-  });
-
-  it("splits a MIG parent by memory shares when the hour had no price", () => {
-    const rows: StoredLedgerRow[] = [
-      { ...base("host"), upSeconds: 3600 },
-      { ...base("GPU-a"), memTotalBytes: 100n },
-      { ...base("MIG-1"), parentKey: "GPU-a", memTotalBytes: 50n, idleSeconds: 1800 },
-      { ...base("MIG-2"), parentKey: "GPU-a", memTotalBytes: 20n },
-    ];
-    // 7 $/h: slices weigh 50 % and 20 % of the parent's memory, the parent keeps the other 30 %
-    const got = repriceHostHour(rows, priced(7_000_000n));
-    const row = (gpuKey: string, costMicros: bigint, idleCostMicros: bigint) => ({
-      gpuKey,
-      costMicros,
-      idleCostMicros,
-      priced: true,
-      currency: "USD",
-    });
-    expect(got).toEqual([
-      row("host", 7_000_000n, 1_750_000n),
-      row("GPU-a", 2_100_000n, 0n),
-      row("MIG-1", 3_500_000n, 1_750_000n),
-      row("MIG-2", 1_400_000n, 0n),
-    ]);
-    // a retired price makes it unknown again: cost 0 and the flag, never a silent $0
-    expect(repriceHostHour(rows, UNPRICED).map((r) => [r.costMicros, r.priced])).toEqual(
-      Array(4).fill([0n, false]),
-    );
-  });
-
-  function base(gpuKey: string): StoredLedgerRow {
-    return {
-      gpuKey,
-      parentKey: null,
-      upSeconds: 3600,
-      idleSeconds: 0,
-      memTotalBytes: null,
-      priced: false,
-      costMicros: 0n,
-      idleCostMicros: 0n,
-      currency: "USD",
-    };
-  }
-});
-
-// ---------------------------------------------------------------------------------------------
 
 let db: Db;
 
@@ -378,7 +131,7 @@ describe("previewReprice / applyReprice", () => {
     await writeHours(id, attr, hours("2026-03-02T00:00:00Z", 3), twoGpus, { from: 0, to: 1234 });
     const now = new Date("2026-03-20T12:00:00Z");
     const before = await ledger();
-    const p = await previewReprice(db, { month: "2026-03", now });
+    const p = await previewReprice({ month: "2026-03", now }, db);
     expect(p).toMatchObject({
       month: "2026-03",
       closed: false,
@@ -389,12 +142,15 @@ describe("previewReprice / applyReprice", () => {
       hosts: [],
     });
     expect(p.newTotalMicros).toBe(p.oldTotalMicros);
-    const applied = await applyReprice(db, {
-      month: "2026-03",
-      now,
-      by: "fin@test.local",
-      expectedNewTotalMicros: p.newTotalMicros,
-    });
+    const applied = await applyReprice(
+      {
+        month: "2026-03",
+        now,
+        by: "fin@test.local",
+        expectedNewTotalMicros: p.newTotalMicros,
+      },
+      db,
+    );
     expect(applied).toMatchObject({ applied: true, rowsChanged: 0, appliedBy: "fin@test.local" });
     expect(await ledger()).toEqual(before);
   });
@@ -404,12 +160,12 @@ describe("previewReprice / applyReprice", () => {
     const id = await addHost("new-1", attr);
     await writeHours(id, attr, hours("2026-04-03T10:00:00Z", 3), twoGpus);
     const now = new Date("2026-04-20T00:00:00Z");
-    const start = await previewReprice(db, { month: "2026-04", now });
+    const start = await previewReprice({ month: "2026-04", now }, db);
     expect(start.hours).toMatchObject({ total: 3, changed: 0, unpricedAfter: 3 });
 
     await addPrice(attr, 2_000_001n);
     const before = await ledger();
-    const p = await previewReprice(db, { month: "2026-04", now });
+    const p = await previewReprice({ month: "2026-04", now }, db);
     expect(await ledger()).toEqual(before);
     // 3 hours × 2.000001 $/h, all up
     expect(p).toMatchObject({
@@ -432,12 +188,15 @@ describe("previewReprice / applyReprice", () => {
         hoursChanged: 3,
       },
     ]);
-    const r = await applyReprice(db, {
-      month: "2026-04",
-      now,
-      by: "fin",
-      expectedNewTotalMicros: p.newTotalMicros,
-    });
+    const r = await applyReprice(
+      {
+        month: "2026-04",
+        now,
+        by: "fin",
+        expectedNewTotalMicros: p.newTotalMicros,
+      },
+      db,
+    );
     expect(r).toMatchObject({ applied: true, newTotalMicros: "6000003", rowsChanged: 9 });
 
     // the rows are now exactly what the ledger would write with the new price
@@ -471,7 +230,7 @@ describe("previewReprice / applyReprice", () => {
       ["host", 2_000_001n, 500_001n],
     ]);
     // a second run finds nothing left to do
-    expect((await previewReprice(db, { month: "2026-04", now })).hours.changed).toBe(0);
+    expect((await previewReprice({ month: "2026-04", now }, db)).hours.changed).toBe(0);
   });
 
   it("re-prices a corrected price by exactly the hand-computed difference", async () => {
@@ -483,11 +242,11 @@ describe("previewReprice / applyReprice", () => {
     // up for the first 1,800 s only: 10 $/h × 1800 / 3600 = 5 $
     await writeHours(other, attr, hours("2026-05-02T00:00:00Z", 2), migGpu, { to: 1800 });
     const now = new Date("2026-05-31T23:59:00Z");
-    const old = await previewReprice(db, { month: "2026-05", now });
+    const old = await previewReprice({ month: "2026-05", now }, db);
     expect(old.oldTotalMicros).toBe(String(4n * 10_000_000n + 2n * 5_000_000n));
 
     await updatePrice(priceId, { usdPerHour: "12.500001" }, "fin", db);
-    const p = await previewReprice(db, { month: "2026-05", now });
+    const p = await previewReprice({ month: "2026-05", now }, db);
     // full hours: 12,500,001 each; half hours: 12,500,001 × 1800 / 3600 = 6,250,000.5 → 6,250,001
     const expected = 4n * 12_500_001n + 2n * 6_250_001n;
     expect(p).toMatchObject({
@@ -504,16 +263,19 @@ describe("previewReprice / applyReprice", () => {
     ]);
 
     // a smaller page size (host-hours cut across pages) gives the same answer
-    const paged = await previewReprice(db, { month: "2026-05", now, pageRows: 7 });
+    const paged = await previewReprice({ month: "2026-05", now, pageRows: 7 }, db);
     expect(paged).toEqual(p);
 
-    const r = await applyReprice(db, {
-      month: "2026-05",
-      now,
-      by: "fin",
-      expectedNewTotalMicros: p.newTotalMicros,
-      pageRows: 5,
-    });
+    const r = await applyReprice(
+      {
+        month: "2026-05",
+        now,
+        by: "fin",
+        expectedNewTotalMicros: p.newTotalMicros,
+        pageRows: 5,
+      },
+      db,
+    );
     expect(r.newTotalMicros).toBe(String(expected));
     const hostRows = await db.usageHour.findMany({ where: { hostId: other, gpuKey: "host" } });
     expect(hostRows.map((x) => x.costMicros)).toEqual([6_250_001n, 6_250_001n]);
@@ -522,7 +284,7 @@ describe("previewReprice / applyReprice", () => {
       where: { hostId: other, gpuKey: { not: "host" } },
     });
     expect(sumMicros(gpuRows.map((x) => x.costMicros))).toBe(2n * 6_250_001n);
-    expect((await previewReprice(db, { month: "2026-05", now })).hours.changed).toBe(0);
+    expect((await previewReprice({ month: "2026-05", now }, db)).hours.changed).toBe(0);
   });
 
   it("makes hours unpriced when their price row is retired", async () => {
@@ -532,13 +294,13 @@ describe("previewReprice / applyReprice", () => {
     await writeHours(id, attr, hours("2026-06-10T00:00:00Z", 4), twoGpus);
     await retirePrice(priceId, "fin", db);
     const now = new Date("2026-06-15T00:00:00Z");
-    const p = await previewReprice(db, { month: "2026-06", now });
+    const p = await previewReprice({ month: "2026-06", now }, db);
     expect(p).toMatchObject({
       oldTotalMicros: "12000000",
       newTotalMicros: "0",
       hours: { total: 4, changed: 4, newlyPriced: 0, newlyUnpriced: 4, unpricedAfter: 4 },
     });
-    await applyReprice(db, { month: "2026-06", now, by: "fin", expectedNewTotalMicros: "0" });
+    await applyReprice({ month: "2026-06", now, by: "fin", expectedNewTotalMicros: "0" }, db);
     const rows = await db.usageHour.findMany({ where: { hostId: id } });
     expect(rows.every((x) => !x.priced && x.costMicros === 0n && x.idleCostMicros === 0n)).toBe(
       true,
@@ -551,20 +313,20 @@ describe("previewReprice / applyReprice", () => {
     await writeHours(id, attr, hours("2026-07-31T20:00:00Z", 2), twoGpus);
     await addPrice(attr, 1_000_000n);
     const now = new Date("2026-08-02T00:00:00Z");
-    const p = await previewReprice(db, { month: "2026-07", now });
+    const p = await previewReprice({ month: "2026-07", now }, db);
     expect(p).toMatchObject({ closed: true, newTotalMicros: "2000000" });
     const before = await ledger();
     const args = { month: "2026-07", now, by: "fin", expectedNewTotalMicros: "2000000" };
-    await expect(applyReprice(db, args)).rejects.toThrow(ConflictError);
-    await expect(applyReprice(db, { ...args, reopen: false })).rejects.toThrow(/closed/);
+    await expect(applyReprice(args, db)).rejects.toThrow(ConflictError);
+    await expect(applyReprice({ ...args, reopen: false }, db)).rejects.toThrow(/closed/);
     expect(await ledger()).toEqual(before);
-    const r = await applyReprice(db, { ...args, reopen: true });
+    const r = await applyReprice({ ...args, reopen: true }, db);
     expect(r).toMatchObject({ closed: true, reopened: true, newTotalMicros: "2000000" });
 
-    await expect(previewReprice(db, { month: "2026-09", now })).rejects.toThrow(InvalidInputError);
-    await expect(previewReprice(db, { month: "1999-12", now })).rejects.toThrow(InvalidInputError);
-    await expect(previewReprice(db, { month: "2026-7", now })).rejects.toThrow(InvalidInputError);
-    await expect(applyReprice(db, { ...args, month: "2026-09", reopen: true })).rejects.toThrow(
+    await expect(previewReprice({ month: "2026-09", now }, db)).rejects.toThrow(InvalidInputError);
+    await expect(previewReprice({ month: "1999-12", now }, db)).rejects.toThrow(InvalidInputError);
+    await expect(previewReprice({ month: "2026-7", now }, db)).rejects.toThrow(InvalidInputError);
+    await expect(applyReprice({ ...args, month: "2026-09", reopen: true }, db)).rejects.toThrow(
       InvalidInputError,
     );
   });
@@ -576,18 +338,21 @@ describe("previewReprice / applyReprice", () => {
     await writeHours(id, attr, hours("2026-09-05T00:00:00Z", 2), twoGpus);
     const now = new Date("2026-09-06T00:00:00Z");
     await updatePrice(priceId, { usdPerHour: "5" }, "fin", db);
-    const p = await previewReprice(db, { month: "2026-09", now });
+    const p = await previewReprice({ month: "2026-09", now }, db);
     expect(p.newTotalMicros).toBe("10000000");
     // someone changes the price again between the preview and the apply
     await updatePrice(priceId, { usdPerHour: "6" }, "fin", db);
     const before = await ledger();
     await expect(
-      applyReprice(db, {
-        month: "2026-09",
-        now,
-        by: "fin",
-        expectedNewTotalMicros: p.newTotalMicros,
-      }),
+      applyReprice(
+        {
+          month: "2026-09",
+          now,
+          by: "fin",
+          expectedNewTotalMicros: p.newTotalMicros,
+        },
+        db,
+      ),
     ).rejects.toThrow(/preview again/);
     expect(await ledger()).toEqual(before);
   });

@@ -1,0 +1,190 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { ConflictError } from "../core/errors.ts";
+import { auditData, type AuditInput } from "../auth/audit.ts";
+import type { Db } from "../db.ts";
+import { chunks, ID_CHUNK, type RowChange } from "./reprice-store.ts";
+
+// A re-pricing run writes a month's new ledger values so that the month moves from its old total
+// to its new one at once or not at all, whatever dies part-way (issue 23; docs/architecture.md,
+// "Domain rules"):
+// 1. the audit entry `pricing.reprice.started` and the RepriceRun row are written first, together;
+// 2. the changed rows' new values are staged in RepriceStage, page by page (short transactions:
+//    SQLite's one writer lock is never held for long, so the collector keeps writing meanwhile);
+// 3. one UPDATE … FROM statement swaps every staged value into UsageHour, in the transaction that
+//    marks the run applied and audits it. The database makes that statement atomic on SQLite and
+//    PostgreSQL alike, and it is set-based, so it holds the lock far shorter than a transaction
+//    over the whole paged read-compute-write pass would.
+// A run killed while staging never touched UsageHour: recoverRepriceRuns marks it abandoned once
+// it has been silent for STALE_RUN_MS, deletes what it staged and audits that.
+
+/** A staging run that has not staged a page for this long has died (a page takes well under 1 s). */
+export const STALE_RUN_MS = 2 * 60_000;
+/** Long enough for the swap of a large fleet's month in one statement (PostgreSQL or SQLite). */
+const SWAP_TIMEOUT_MS = 10 * 60_000;
+
+export interface RunStart {
+  month: string;
+  by: string;
+  expectedNewTotal: bigint;
+  oldTotal: bigint;
+  reopen: boolean;
+  ip: string | null;
+}
+
+/** Records the attempt (audit first, in the same transaction as the run row); returns its id. */
+export async function startRun(db: Db, start: RunStart): Promise<string> {
+  const id = randomUUID();
+  await db.$transaction([
+    db.auditEvent.create({
+      data: auditData({
+        actor: start.by,
+        action: "pricing.reprice.started",
+        target: start.month,
+        detail: {
+          runId: id,
+          oldTotalMicros: start.oldTotal.toString(),
+          expectedNewTotalMicros: start.expectedNewTotal.toString(),
+          reopen: start.reopen,
+        },
+        ip: start.ip,
+      }),
+    }),
+    db.repriceRun.create({
+      data: {
+        id,
+        month: start.month,
+        by: start.by,
+        expectedNewTotalMicros: start.expectedNewTotal,
+      },
+    }),
+  ]);
+  return id;
+}
+
+/** Stages one page's changed rows; the run's updatedAt is its heartbeat. */
+export async function stagePage(db: Db, runId: string, changes: readonly RowChange[]) {
+  const [live] = await db.$transaction([
+    db.repriceRun.updateMany({
+      where: { id: runId, state: "staging" },
+      data: { stagedRows: { increment: changes.length } },
+    }),
+    db.repriceStage.createMany({
+      data: changes.map(({ id, values: v }) => ({
+        runId,
+        usageHourId: id,
+        costMicros: v.costMicros,
+        idleCostMicros: v.idleCostMicros,
+        priced: v.priced,
+        currency: v.currency,
+      })),
+    }),
+  ]);
+  if (live.count === 0) {
+    await db.repriceStage.deleteMany({ where: { runId } });
+    throw new ConflictError(
+      "this re-pricing was abandoned while it staged (it stalled); run it again",
+    );
+  }
+}
+
+/**
+ * Swaps the staged values into the ledger, marks the run applied and writes `audit`, in one
+ * transaction; refused when the run is no longer staging (abandoned).
+ */
+export async function swapIn(db: Db, runId: string, audit: AuditInput): Promise<void> {
+  await db.$transaction(
+    async (tx) => {
+      const claimed = await tx.repriceRun.updateMany({
+        where: { id: runId, state: "staging" },
+        data: { state: "applied", finishedAt: new Date() },
+      });
+      if (claimed.count === 0) {
+        throw new ConflictError(
+          "this re-pricing was abandoned before it was applied; run it again",
+        );
+      }
+      await tx.$executeRaw`UPDATE "UsageHour" AS u
+        SET "costMicros" = s."costMicros", "idleCostMicros" = s."idleCostMicros",
+            "priced" = s."priced", "currency" = s."currency"
+        FROM "RepriceStage" AS s
+        WHERE s."runId" = ${runId} AND u."id" = s."usageHourId"`;
+      await tx.repriceStage.deleteMany({ where: { runId } });
+      await tx.auditEvent.create({ data: auditData(audit) });
+    },
+    { timeout: SWAP_TIMEOUT_MS, maxWait: SWAP_TIMEOUT_MS },
+  );
+}
+
+/** Ends a staging run without applying it: its staged rows go, the ledger was never touched. */
+export async function abandonRun(
+  db: Db,
+  runId: string,
+  actor: string,
+  reason: string,
+  staleBefore?: Date,
+): Promise<boolean> {
+  const run = await db.repriceRun.findUnique({ where: { id: runId } });
+  const ended = await db.repriceRun.updateMany({
+    where: {
+      id: runId,
+      state: "staging",
+      ...(staleBefore ? { updatedAt: { lt: staleBefore } } : {}),
+    },
+    data: { state: "abandoned", finishedAt: new Date() },
+  });
+  if (ended.count === 0 || !run) return false;
+  await db.$transaction([
+    db.repriceStage.deleteMany({ where: { runId } }),
+    db.auditEvent.create({
+      data: auditData({
+        actor,
+        action: "pricing.reprice.abandoned",
+        target: run.month,
+        detail: { runId, by: run.by, stagedRows: run.stagedRows, reason },
+      }),
+    }),
+  ]);
+  return true;
+}
+
+/**
+ * Abandons runs that died while staging (no page for STALE_RUN_MS) and clears rows left staged by
+ * ended runs; returns the ids abandoned. Cheap when there is nothing to do (an indexed read).
+ */
+export async function recoverRepriceRuns(db: Db, now: Date = new Date()): Promise<string[]> {
+  const staleBefore = new Date(now.getTime() - STALE_RUN_MS);
+  const stale = await db.repriceRun.findMany({
+    where: { state: "staging", updatedAt: { lt: staleBefore } },
+    select: { id: true },
+  });
+  const abandoned: string[] = [];
+  for (const { id } of stale) {
+    const reason = "stopped while staging (the process died or stalled); the ledger is unchanged";
+    if (await abandonRun(db, id, "system", reason, staleBefore)) abandoned.push(id);
+  }
+  // a process killed between abandoning a run and deleting its staged rows leaves them behind
+  const ended = await db.repriceRun.findMany({
+    where: { state: { not: "staging" }, stage: { some: {} } },
+    select: { id: true },
+  });
+  for (const part of chunks(
+    ended.map((r) => r.id),
+    ID_CHUNK,
+  )) {
+    await db.repriceStage.deleteMany({ where: { runId: { in: part } } });
+  }
+  return abandoned;
+}
+
+/** A run of `month` still staging and alive, if any (one re-pricing of a month at a time). */
+export async function liveRun(db: Db, month: string, now: Date = new Date()) {
+  return db.repriceRun.findFirst({
+    where: {
+      month,
+      state: "staging",
+      updatedAt: { gte: new Date(now.getTime() - STALE_RUN_MS) },
+    },
+    select: { id: true, by: true, startedAt: true },
+  });
+}
