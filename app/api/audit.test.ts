@@ -311,6 +311,21 @@ const SCENARIOS: Record<
         sourceDate: "2026-11",
       }),
   },
+  "POST /api/pricing/rates/[id]/retire": {
+    action: "pricing.rate.retire",
+    run: async () => {
+      const r = await db.exchangeRate.create({
+        data: {
+          currency: "CNY",
+          usdPerUnit: "0.14",
+          effectiveFrom: new Date("2026-10-01T00:00:00Z"),
+          source: "test",
+          sourceDate: "2026-10",
+        },
+      });
+      return call("POST /api/pricing/rates/[id]/retire", undefined, r.id);
+    },
+  },
   "POST /api/benchmarks": {
     action: "benchmarks.create",
     run: () => call("POST /api/benchmarks", { ...BENCHMARK, workload: "audited add" }),

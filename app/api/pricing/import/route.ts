@@ -1,5 +1,6 @@
 import { actorLabel } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
+import { requireFleetWide } from "@/lib/auth/scope.ts";
 import { db } from "@/lib/db.ts";
 import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
 import { applyImport } from "@/lib/pricing/import/apply.ts";
@@ -15,7 +16,7 @@ import { handle, json, parseQuery, readLimitedText } from "../../_lib/handle.ts"
 /**
  * Imports GPU prices from one uploaded price-list file (finance): the raw file is the body, the
  * provider and mode are in the query. mode=preview (the default) compares with the catalogue and
- * writes nothing; mode=apply adds the new rows in one transaction and records one audit entry with
+ * writes nothing; mode=apply (finance without a team limit) adds the new rows in one transaction and records one audit entry with
  * the counts (the generic per-request entry is off: a preview is not a change). Conflicting rows
  * are reported, never overwritten. Full AWS offer files are for `npm run pricing:import`.
  */
@@ -23,6 +24,8 @@ export const POST = handle(
   "pricing:write",
   async (req: Request, _ctx: unknown, actor) => {
     const q = parseQuery(importQuerySchema, req.url);
+    // a preview writes nothing: a team-limited user may compare a file with the catalogue
+    if (q.mode === "apply") requireFleetWide(actor, "importing prices");
     const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     const accepted = UPLOAD_CONTENT_TYPES[q.provider];
     if (!accepted.includes(type)) {
