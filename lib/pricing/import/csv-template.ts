@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parse } from "csv-parse";
 import { parseMicros } from "../../core/money.ts";
+import { httpUrlSchema } from "../../zod/schemas/common.ts";
 import { priceInputSchema } from "../../zod/schemas/pricing.ts";
 import { emptyParsed, ImportFormatError, type ImportFile, type ParsedImport } from "./types.ts";
 
@@ -101,6 +102,11 @@ export async function parseCsvTemplate(
           `${line}, column currency`,
           `${JSON.stringify(cell("currency"))}: only USD for now`,
         );
+      }
+      const url = httpUrlSchema.safeParse(cell("source_url"));
+      if (!url.success) {
+        const why = url.error.issues[0]?.message ?? "not a URL";
+        throw new ImportFormatError(file, `${line}, column source_url`, why);
       }
       const r = priceInputSchema.safeParse({
         provider,

@@ -1,5 +1,5 @@
 import { formatMicros } from "../../core/money.ts";
-import { amountSchema } from "../../zod/schemas/common.ts";
+import { amountSchema, httpUrlSchema } from "../../zod/schemas/common.ts";
 import { parseAwsCsv } from "./aws-csv.ts";
 import { parseAwsJson } from "./aws-json.ts";
 import { parseAzureRetail } from "./azure-retail.ts";
@@ -81,6 +81,11 @@ export async function parseImport(
   opts: ParseOptions = {},
 ): Promise<ParsedImport> {
   if (files.length === 0) throw new ImportFormatError("(no file)", "", "give at least one file");
+  const url = opts.sourceUrl === undefined ? null : httpUrlSchema.safeParse(opts.sourceUrl);
+  if (url && !url.success) {
+    const why = url.error.issues[0]?.message ?? "not a URL";
+    throw new ImportFormatError(files[0]?.name ?? "", "source URL", why);
+  }
   const total = emptyParsed();
   for (const f of files) mergeParsed(total, await parseOne(provider, f, opts));
   for (const r of total.rows) checkAmount(r);

@@ -113,3 +113,11 @@ export const noteSchema = z
   .regex(/^[^\p{Cc}]*$/u, { error: "no control characters" })
   .nullish()
   .transform((v) => (v ? v : null));
+
+/**
+ * Where a price or a file came from, as a link: http or https only (a `javascript:` or `data:`
+ * address shown as a link would run or render whatever it holds).
+ */
+export const httpUrlSchema = z
+  .url({ protocol: /^https?$/, error: "an http or https URL, e.g. https://example.com/prices" })
+  .max(300, { error: "at most 300 characters" });

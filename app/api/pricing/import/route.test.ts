@@ -139,4 +139,30 @@ describe("POST /api/pricing/import", () => {
     expect(badQuery.status).toBe(400);
     expect(await db.priceEntry.count()).toBe(before);
   });
+
+  it("takes only http(s) source URLs, in the query and in a template's source_url column", async () => {
+    const before = await db.priceEntry.count();
+    for (const url of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>"]) {
+      const q = `provider=aws&mode=apply&sourceUrl=${encodeURIComponent(url)}`;
+      const res = await post(asFinance, upload(q, AWS));
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { issues: { path: string; message: string }[] };
+      expect(body.issues).toEqual([
+        { path: "sourceUrl", message: "an http or https URL, e.g. https://example.com/prices" },
+      ]);
+    }
+    const csv = fixture("tencent-gpu-ap-guangzhou.csv").replace(
+      /https:\/\/intl\.cloud\.tencent\.com\/document\/product\/560/g,
+      "javascript:alert(1)",
+    );
+    const res = await post(
+      asFinance,
+      upload("provider=tencent&file=t.csv&mode=apply", csv, "text/csv"),
+    );
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe(
+      "t.csv: line 2, column source_url: an http or https URL, e.g. https://example.com/prices",
+    );
+    expect(await db.priceEntry.count()).toBe(before);
+  });
 });
