@@ -428,7 +428,7 @@ describe("audit log", () => {
     });
     expect(big.status).toBe(413);
     expect(((await big.json()) as { error: string }).error).toBe(
-      "the request body is larger than 1024 KiB",
+      "the request body is larger than 1 MiB, the most this endpoint accepts",
     );
   });
 

@@ -65,11 +65,12 @@ export function emptyParsed(): ParsedImport {
 
 /** Adds a file's result to the running total (several Azure pages, several GCP catalog pages). */
 export function mergeParsed(into: ParsedImport, more: ParsedImport): ParsedImport {
-  into.rows.push(...more.rows);
+  // one at a time: spreading a large file's rows into push() overflows the call stack
+  for (const r of more.rows) into.rows.push(r);
   into.skippedNonGpu += more.skippedNonGpu;
   for (const [reason, n] of Object.entries(more.skipped)) {
     into.skipped[reason] = (into.skipped[reason] ?? 0) + n;
   }
-  into.describes.push(...more.describes);
+  for (const d of more.describes) into.describes.push(d);
   return into;
 }

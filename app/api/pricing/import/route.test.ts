@@ -165,4 +165,24 @@ describe("POST /api/pricing/import", () => {
     );
     expect(await db.priceEntry.count()).toBe(before);
   });
+
+  it("reads an upload over 10 MiB whole: an 11.7 MB template is refused for its last line", async () => {
+    const header = fixture("tencent-gpu-ap-guangzhou.csv").split("\n")[0] ?? "";
+    const line = (i: number, price = "1.26") =>
+      `tencent,GN7.T${i},ap-guangzhou,on_demand,T4,1,16,${price},USD,2026-11-01,https://intl.cloud.tencent.com/document/product/560,2026-11`;
+    const N = 90_000;
+    const rows = Array.from({ length: N }, (_, i) => line(i));
+    const good = `${header}\n${rows.join("\n")}\n`;
+    const bad = `${good}${line(N, "1.26.0")}\n`;
+    expect(bad.length).toBeGreaterThan(11 * 1024 * 1024);
+    const q = "provider=tencent&file=big.csv&mode=preview";
+    const refused = await post(asFinance, upload(q, bad, "text/csv"));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toMatch(
+      new RegExp(`^big\\.csv: line ${N + 2}, column price_per_hour: `),
+    );
+    const ok = await post(asFinance, upload(q, good, "text/csv"));
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { added: number }).added).toBe(N);
+  }, 120_000);
 });

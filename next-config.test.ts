@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { MAX_BODY_BYTES } from "@/app/api/_lib/handle.ts";
+import { MAX_UPLOAD_BYTES } from "@/lib/pricing/import/schema.ts";
+import nextConfig from "./next.config.ts";
+
+// Next buffers each request body for proxy.ts and, past experimental.proxyClientMaxBodySize
+// (10 MB when unset), passes the route only the first part with a log line: an 11.5 MB price
+// list was imported without its last 7,000 rows. The limit must exceed every route's own cap,
+// so that a body over a cap still arrives over it and the route answers 413.
+
+describe("next.config", () => {
+  it("lets bodies through to the routes whole, up to past the largest route cap", () => {
+    const limit = nextConfig.experimental?.proxyClientMaxBodySize;
+    expect(typeof limit).toBe("number");
+    expect(limit as number).toBeGreaterThan(Math.max(MAX_UPLOAD_BYTES, MAX_BODY_BYTES));
+  });
+});
