@@ -4,7 +4,14 @@ import { parse } from "csv-parse";
 import { parseMicros } from "../../core/money.ts";
 import { httpUrlSchema } from "../../zod/schemas/common.ts";
 import { priceInputSchema } from "../../zod/schemas/pricing.ts";
-import { emptyParsed, ImportFormatError, type ImportFile, type ParsedImport } from "./types.ts";
+import {
+  emptyParsed,
+  ImportFormatError,
+  csvError,
+  MAX_CSV_RECORD_CHARS,
+  type ImportFile,
+  type ParsedImport,
+} from "./types.ts";
 
 // Alibaba Cloud and Tencent Cloud publish no machine-readable price list we can read offline, so
 // their prices come in a documented CSV template, filled from their public price pages (see
@@ -51,7 +58,13 @@ export async function parseCsvTemplate(
   const file = f.name;
   const parsed = emptyParsed();
   let header: Column[] | null = null;
-  const parser = parse({ info: true, bom: true, skip_empty_lines: true, trim: true });
+  const parser = parse({
+    info: true,
+    bom: true,
+    skip_empty_lines: true,
+    trim: true,
+    max_record_size: MAX_CSV_RECORD_CHARS,
+  });
   const piping = pipeline(Readable.from(f.source), parser);
   piping.catch(() => undefined); // surfaced through the iterator, and awaited below
   try {
@@ -147,10 +160,7 @@ export async function parseCsvTemplate(
     }
     await piping;
   } catch (e) {
-    if (e instanceof ImportFormatError) throw e;
-    const lines = (e as { lines?: number }).lines;
-    const why = e instanceof Error ? e.message : String(e);
-    throw new ImportFormatError(file, lines ? `line ${lines}` : "", `not valid CSV (${why})`);
+    throw csvError(file, e);
   } finally {
     parser.destroy();
   }
