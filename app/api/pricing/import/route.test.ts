@@ -14,6 +14,14 @@ const file = vi.hoisted(() => {
   return path;
 });
 
+// The route parses on a worker thread (lib/pricing/import/parse-off-thread.ts): this thread's
+// parseImport fails if anything calls it, so every answer below comes from the worker.
+vi.mock("@/lib/pricing/import/parse.ts", () => ({
+  parseImport: () => {
+    throw new Error("parsed on the request thread");
+  },
+}));
+
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../../lib/pricing/import/fixtures/${name}`, import.meta.url), "utf8");
 const AWS = fixture("aws-ec2-us-east-1-20260910195514.json");
@@ -185,4 +193,15 @@ describe("POST /api/pricing/import", () => {
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { added: number }).added).toBe(N);
   }, 120_000);
+
+  it("refuses the 16 MiB nested-array upload of issue 23 with a 400 saying why", async () => {
+    const head = '{"offerCode":"AmazonEC2","products":{"x":';
+    const body = head + "[".repeat(16 * 1024 * 1024 - head.length);
+    const res = await post(asFinance, upload("provider=aws&file=h.json", body));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: "invalid_input",
+      error: "h.json: line 1: nested more than 64 levels deep: not a price list",
+    });
+  });
 });

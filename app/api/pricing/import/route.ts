@@ -4,14 +4,14 @@ import { requireFleetWide } from "@/lib/auth/scope.ts";
 import { db } from "@/lib/db.ts";
 import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
 import { applyImport } from "@/lib/pricing/import/apply.ts";
-import { parseImport } from "@/lib/pricing/import/parse.ts";
+import { parseOffThread } from "@/lib/pricing/import/parse-off-thread.ts";
 import {
   importQuerySchema,
   MAX_UPLOAD_BYTES,
   UPLOAD_CONTENT_TYPES,
 } from "@/lib/pricing/import/schema.ts";
 import { UnsupportedMediaTypeError } from "../../_lib/errors.ts";
-import { handle, json, parseQuery, readLimitedText } from "../../_lib/handle.ts";
+import { handle, json, parseQuery, readLimitedBytes } from "../../_lib/handle.ts";
 
 /**
  * Imports GPU prices from one uploaded price-list file (finance): the raw file is the body, the
@@ -33,10 +33,13 @@ export const POST = handle(
         `a ${q.provider} price list is sent as ${accepted.join(" or ")} (the raw file as the body), not ${type || "a body without a content type"}`,
       );
     }
-    const text = await readLimitedText(req, MAX_UPLOAD_BYTES);
-    const parsed = await parseImport(q.provider, [{ name: q.file, source: [text] }], {
-      sourceDate: q.sourceDate,
-      sourceUrl: q.sourceUrl,
+    const bytes = await readLimitedBytes(req, MAX_UPLOAD_BYTES);
+    // on a worker thread: a large or hostile file never holds up this process's other requests
+    const parsed = await parseOffThread({
+      provider: q.provider,
+      name: q.file,
+      bytes,
+      opts: { sourceDate: q.sourceDate, sourceUrl: q.sourceUrl },
     });
     const result = await applyImport(db, parsed, {
       dryRun: q.mode !== "apply",
