@@ -1,24 +1,14 @@
 import { Worker } from "node:worker_threads";
 import { InvalidInputError } from "../../core/errors.ts";
-import type { ImportProvider, ParsedImport, ParseOptions } from "./types.ts";
+import type { ParseJob, ParseMessage } from "./parse-protocol.ts";
+import type { ImportRow, ParsedImport } from "./types.ts";
+
+export type { ParseJob } from "./parse-protocol.ts";
 
 // Parses an uploaded price list on a worker thread (parse-worker.ts), so a large or hostile file
 // costs the request thread nothing: pages, the API and the collector keep their time while it is
 // read. At most PARALLEL parses run at once (the rest wait their turn), each with its own heap
 // limit and a deadline; the parse itself refuses hostile structure as it streams (json-stream.ts).
-
-export interface ParseJob {
-  provider: ImportProvider;
-  /** the file's name, for messages */
-  name: string;
-  bytes: Uint8Array;
-  opts: ParseOptions;
-}
-
-export type ParseOutcome =
-  | { ok: true; parsed: ParsedImport }
-  | { ok: false; refused: { message: string; issues: InvalidInputError["issues"] } }
-  | { ok: false; failed: string };
 
 /** Parses at once; two keep the app's other work in time on a two-core machine. */
 export const PARALLEL = 2;
@@ -91,12 +81,20 @@ function inWorker(job: ParseJob): Promise<ParsedImport> {
         ),
       );
     }, PARSE_DEADLINE_MS);
-    worker.once("message", (out: ParseOutcome) => {
+    const rows: ImportRow[] = [];
+    worker.on("message", (m: ParseMessage) => {
+      if (m.kind === "rows") {
+        for (const r of m.rows) rows.push(r);
+        // the next batch once this thread has had a turn for its other work
+        setImmediate(() => worker.postMessage("next"));
+        return;
+      }
       settle(() => {
-        if (out.ok) resolve(out.parsed);
-        else if ("refused" in out)
-          reject(new InvalidInputError(out.refused.message, out.refused.issues));
-        else reject(new Error(`the price-list parser failed: ${out.failed}`));
+        if (m.kind === "done") {
+          const { kind: _done, ...counts } = m;
+          resolve({ ...counts, rows });
+        } else if (m.kind === "refused") reject(new InvalidInputError(m.message, m.issues));
+        else reject(new Error(`the price-list parser failed: ${m.error}`));
       });
     });
     worker.once("error", (e: Error & { code?: string }) => {
