@@ -77,7 +77,7 @@ export const positiveDecimal = (o: {
   zero: string;
 }) =>
   z
-    .string({ error: o.format, abort: true })
+    .string({ error: o.format })
     .trim()
     .regex(new RegExp(`^\\d{1,${o.integerDigits}}(\\.\\d{1,${o.decimals}})?$`), {
       error: o.format,
