@@ -53,16 +53,18 @@ export async function parseOffThread(job: ParseJob): Promise<ParsedImport> {
 function inWorker(job: ParseJob): Promise<ParsedImport> {
   return new Promise((resolve, reject) => {
     const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
-    // In the built app the bundler (Turbopack) gives parse-worker.ts a chunk of its own, which
-    // Node loads as it is; run from source (tests, tsx) it is a .ts file that a worker loads only
-    // once tsx's loader is registered in it, which a worker's execArgv cannot do.
-    const worker = import.meta.url.endsWith(".ts")
-      ? new Worker(FROM_SOURCE, {
-          eval: true,
-          workerData: { entry: new URL("./parse-worker.ts", import.meta.url).href },
-          resourceLimits,
-        })
-      : new Worker(new URL("./parse-worker.ts", import.meta.url), { resourceLimits });
+    // In the built app (Next defines NEXT_RUNTIME) Turbopack gives parse-worker.ts a chunk of its
+    // own, which Node loads as it is. Run from source (tests, tsx) it is a .ts file that a worker
+    // loads only once tsx's loader is registered in it, which a worker's execArgv cannot do.
+    // (import.meta.url cannot tell them apart: Turbopack keeps the source's .ts name in it.)
+    const worker =
+      process.env.NEXT_RUNTIME === "nodejs"
+        ? new Worker(new URL("./parse-worker.ts", import.meta.url), { resourceLimits })
+        : new Worker(FROM_SOURCE, {
+            eval: true,
+            workerData: { entry: new URL("./parse-worker.ts", import.meta.url).href },
+            resourceLimits,
+          });
     let settled = false;
     const settle = (fn: () => void): void => {
       if (settled) return;
