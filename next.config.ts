@@ -1,5 +1,14 @@
 import type { NextConfig } from "next";
 
+/**
+ * How much of a request body proxy.ts lets through. Next buffers a body for the proxy and, past
+ * this size, silently hands the route only the first part (10 MB by default). It is the largest
+ * body any route accepts, the price-list upload's 16 MiB (MAX_UPLOAD_BYTES), plus 1 MiB: a body
+ * over a route's cap then still reaches the route over that cap, which refuses it with a 413;
+ * none is ever cut to fit.
+ */
+const PROXY_BODY_LIMIT_BYTES = 17 * 1024 * 1024;
+
 /** The Content-Security-Policy of router prefetch responses (no document, so nothing allowed). */
 const PREFETCH_CSP = "default-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -7,7 +16,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   typedRoutes: false,
   // forbidden() renders app/forbidden.tsx with a 403 when a role may not open a page
-  experimental: { authInterrupts: true },
+  experimental: { authInterrupts: true, proxyClientMaxBodySize: PROXY_BODY_LIMIT_BYTES },
   // every response; the Content-Security-Policy (with its per-request nonce) comes from proxy.ts
   async headers() {
     return [

@@ -35,10 +35,13 @@ export function proxy(request: NextRequest): NextResponse {
   return response;
 }
 
+// Not the price-list upload: Next buffers a second copy of every body the proxy sees (up to
+// next.config's proxyClientMaxBodySize), and a JSON answer needs no page nonce; sixteen MiB uploads
+// then cost the server one copy, read straight from the socket.
 export const config = {
   matcher: [
     {
-      source: "/((?!_next/static|_next/image|favicon.ico|icon.svg).*)",
+      source: "/((?!_next/static|_next/image|favicon.ico|icon.svg|api/pricing/import$).*)",
       missing: [{ type: "header", key: "next-router-prefetch" }],
     },
   ],

@@ -311,6 +311,21 @@ const SCENARIOS: Record<
         sourceDate: "2026-11",
       }),
   },
+  "POST /api/pricing/rates/[id]/retire": {
+    action: "pricing.rate.retire",
+    run: async () => {
+      const r = await db.exchangeRate.create({
+        data: {
+          currency: "CNY",
+          usdPerUnit: "0.14",
+          effectiveFrom: new Date("2026-10-01T00:00:00Z"),
+          source: "test",
+          sourceDate: "2026-10",
+        },
+      });
+      return call("POST /api/pricing/rates/[id]/retire", undefined, r.id);
+    },
+  },
   "POST /api/benchmarks": {
     action: "benchmarks.create",
     run: () => call("POST /api/benchmarks", { ...BENCHMARK, workload: "audited add" }),
@@ -413,7 +428,7 @@ describe("audit log", () => {
     });
     expect(big.status).toBe(413);
     expect(((await big.json()) as { error: string }).error).toBe(
-      "the request body is larger than 1024 KiB",
+      "the request body is larger than 1 MiB, the most this endpoint accepts",
     );
   });
 

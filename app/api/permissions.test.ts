@@ -66,6 +66,7 @@ const EXPECTED: Record<string, Rule> = {
   "POST /api/pricing/import": financeWrite,
   "GET /api/pricing/rates": financeRead,
   "POST /api/pricing/rates": financeWrite,
+  "POST /api/pricing/rates/[id]/retire": financeWrite,
   "GET /api/compare": operatorRead,
   "GET /api/benchmarks": operatorRead,
   "POST /api/benchmarks": operatorAct,

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { SettingsView } from "@/components/settings/settings-view.tsx";
 import { requirePage } from "@/lib/auth/page.ts";
 import { roleAllows } from "@/lib/auth/roles.ts";
+import { teamScope } from "@/lib/auth/scope.ts";
 import "@/components/alerts/alerting.css";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -12,7 +13,8 @@ export default async function SettingsPage() {
     <SettingsView
       rules={roleAllows(user.role, "rules:write")}
       channels={roleAllows(user.role, "channels:write")}
-      pricing={roleAllows(user.role, "pricing:write")}
+      // the catalogue and the rates are fleet-wide: a team-limited user reads them only
+      pricing={roleAllows(user.role, "pricing:write") && teamScope(user) === null}
     />
   );
 }

@@ -1,3 +1,4 @@
+import { ForbiddenError } from "@/lib/core/errors.ts";
 import type { Db } from "@/lib/db.ts";
 import type { Actor } from "./actor.ts";
 
@@ -24,6 +25,19 @@ export function scopedId<K extends string>(id: string): ScopedId<K> {
 export function teamScope(actor: Actor): string[] | null {
   if (actor.kind !== "user" || actor.teams.length === 0) return null;
   return [...new Set(actor.teams)].sort();
+}
+
+/**
+ * The price catalogue, the exchange rates and the ledger's re-pricing are fleet-wide: a change to
+ * them moves every team's costs, so only an actor without a team limit (a user with none, or an
+ * API token) may make one. Throws a 403 naming `what` otherwise.
+ */
+export function requireFleetWide(actor: Actor, what: string): void {
+  if (teamScope(actor) === null) return;
+  throw new ForbiddenError(
+    `forbidden: ${what} changes every team's costs, and your account is limited to some teams; ` +
+      "ask a finance user or an admin without a team limit",
+  );
 }
 
 /** Whether a thing of `team` (a host's, a budget's) is visible within `scope`. */

@@ -47,6 +47,7 @@ describe("OpenAPI: alerting and pricing routes", () => {
         "POST /api/pricing/import",
         "GET /api/pricing/rates",
         "POST /api/pricing/rates",
+        "POST /api/pricing/rates/{id}/retire",
       ].sort(),
     );
   });

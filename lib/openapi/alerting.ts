@@ -40,7 +40,11 @@ import {
   pricingRowSchema,
 } from "../zod/schemas/pricing.ts";
 import { pricingImportPathItem, pricingImportResultSchema } from "../pricing/import/openapi.ts";
-import { exchangeRateSchemas, exchangeRatesPathItem } from "../pricing/rates-openapi.ts";
+import {
+  exchangeRateRetirePathItem,
+  exchangeRateSchemas,
+  exchangeRatesPathItem,
+} from "../pricing/rates-openapi.ts";
 import { repriceRequestSchema, repriceResultSchema } from "../zod/schemas/reprice.ts";
 import {
   ruleInputSchema,
@@ -279,6 +283,7 @@ export function alertingPaths(): JsonObject {
     },
     "/api/pricing/import": pricingImportPathItem(),
     "/api/pricing/rates": exchangeRatesPathItem(),
+    "/api/pricing/rates/{id}/retire": exchangeRateRetirePathItem(),
     "/api/channels": channels.collection,
     "/api/channels/{id}": channels.item,
     "/api/channels/{id}/test": {

@@ -43,8 +43,37 @@ export function exchangeRatesPathItem(): JsonObject {
       },
       responses: {
         "201": ref("ExchangeRate", "created"),
+        "403": ref("ApiError", "a team-limited account: rates are fleet-wide"),
         "400": ref("ApiError", "a malformed rate, currency or date (issues name the field)"),
         "409": ref("ApiError", "a rate for this currency and date already exists"),
+      },
+    },
+  };
+}
+
+export function exchangeRateRetirePathItem(): JsonObject {
+  const ref = (name: string, description: string) => ({
+    description,
+    content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } },
+  });
+  return {
+    post: {
+      summary:
+        "Retire an exchange rate a person added (finance without a team limit): it converts nothing from now on, and a corrected rate may be added for the same day. The audit entry keeps the rate",
+      parameters: [
+        {
+          name: "id",
+          in: "path",
+          required: true,
+          schema: { type: "string" },
+          description: "the rate's id",
+        },
+      ],
+      responses: {
+        "200": ref("ExchangeRate", "the retired rate"),
+        "403": ref("ApiError", "a team-limited account: rates are fleet-wide"),
+        "404": ref("ApiError", "no such rate"),
+        "409": ref("ApiError", "a shipped rate: add a later one to replace it"),
       },
     },
   };

@@ -1,5 +1,5 @@
 import "server-only";
-import { ConflictError } from "../core/errors.ts";
+import { ConflictError, NotFoundError } from "../core/errors.ts";
 import { isUniqueViolation } from "../core/store-errors.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import type { ExchangeRate } from "../generated/prisma/client.ts";
@@ -68,6 +68,26 @@ export async function createRate(
     }
     throw e;
   }
+}
+
+/**
+ * Retires a rate a person added (finance): it converts nothing from now on, so hours convert at
+ * the rate before it again (after a re-price for past months), and a corrected rate may be added
+ * for the same day. The row is removed; the route's audit entry keeps it whole for the record.
+ * A shipped rate comes back with every start: it is superseded by a later rate, not retired.
+ */
+export async function retireRate(id: string, client: Db = defaultDb): Promise<ExchangeRateDto> {
+  const row = await client.exchangeRate.findUnique({ where: { id } });
+  if (!row) throw new NotFoundError(`exchange rate ${id}`);
+  if (row.origin === "shipped") {
+    throw new ConflictError(
+      "this rate ships with the release and is installed again on every start: add a rate with a " +
+        "later date to replace it from then on",
+    );
+  }
+  const done = await client.exchangeRate.deleteMany({ where: { id, origin: "user" } });
+  if (done.count === 0) throw new NotFoundError(`exchange rate ${id}`);
+  return toRateDto(row);
 }
 
 const CONTENT = ["usdPerUnit", "source", "sourceDate"] as const;

@@ -25,7 +25,9 @@ export class BadRequestError extends Error {
 
 export class PayloadTooLargeError extends Error {
   constructor(limit: number) {
-    super(`the request body is larger than ${Math.round(limit / 1024)} KiB`);
+    const mib = limit / (1024 * 1024);
+    const size = Number.isInteger(mib) ? `${mib} MiB` : `${Math.round(limit / 1024)} KiB`;
+    super(`the request body is larger than ${size}, the most this endpoint accepts`);
     this.name = "PayloadTooLargeError";
   }
 }

@@ -17,9 +17,14 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The body as text, read no further than `limit` bytes (a 413 past it, even without a length). */
 export async function readLimitedText(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  return (await readLimitedBytes(req, limit)).toString("utf8");
+}
+
+/** The body's bytes, read no further than `limit` (a 413 past it, even without a length). */
+export async function readLimitedBytes(req: Request, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) throw new PayloadTooLargeError(limit);
-  if (!req.body) return "";
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -33,7 +38,7 @@ export async function readLimitedText(req: Request, limit = MAX_BODY_BYTES): Pro
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 // What a change route validated, kept per request for its audit entry: the audit log records the

@@ -1,5 +1,6 @@
 import { createPrice, listPrices } from "@/lib/pricing/manage.ts";
 import { actorLabel } from "@/lib/auth/actor.ts";
+import { requireFleetWide } from "@/lib/auth/scope.ts";
 import { priceInputSchema, pricingListQuerySchema } from "@/lib/zod/schemas/pricing.ts";
 import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
 import { handle, json, parseQuery } from "../_lib/handle.ts";
@@ -11,8 +12,12 @@ export const GET = handle("pricing:read", async (req: Request) => {
   return json({ rows: await listPrices({ includeRetired: q.retired === "include" }) });
 });
 
-/** Adds a price (finance); it prices ledger hours from now on, and past ones only when re-priced. */
+/**
+ * Adds a price (finance without a team limit); it prices ledger hours from now on, and past ones
+ * only when re-priced.
+ */
 export const POST = handle("pricing:write", async (req: Request, _ctx: unknown, actor) => {
+  requireFleetWide(actor, "adding a price");
   const input = await readBody(req, priceInputSchema);
   const row = await createPrice(input, actorLabel(actor));
   await refreshFleetSoon();

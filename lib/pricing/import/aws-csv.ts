@@ -12,6 +12,8 @@ import {
 import {
   emptyParsed,
   ImportFormatError,
+  csvError,
+  MAX_CSV_RECORD_CHARS,
   skip,
   type ImportFile,
   type ParsedImport,
@@ -61,7 +63,13 @@ export async function parseAwsCsv(f: ImportFile, opts: ParseOptions = {}): Promi
   const meta: Record<string, string> = {};
   let header: Map<string, number> | null = null;
   let rows = 0;
-  const parser = parse({ relax_column_count: true, info: true, bom: true, skip_empty_lines: true });
+  const parser = parse({
+    relax_column_count: true,
+    info: true,
+    bom: true,
+    skip_empty_lines: true,
+    max_record_size: MAX_CSV_RECORD_CHARS,
+  });
   const piping = pipeline(Readable.from(f.source), parser);
   piping.catch(() => undefined); // surfaced through the iterator, and awaited below
 
@@ -146,10 +154,7 @@ export async function parseAwsCsv(f: ImportFile, opts: ParseOptions = {}): Promi
     }
     await piping;
   } catch (e) {
-    if (e instanceof ImportFormatError) throw e;
-    const lines = (e as { lines?: number }).lines;
-    const why = e instanceof Error ? e.message : String(e);
-    throw new ImportFormatError(file, lines ? `line ${lines}` : "", `not valid CSV (${why})`);
+    throw csvError(file, e);
   } finally {
     parser.destroy();
   }

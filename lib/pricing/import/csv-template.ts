@@ -2,8 +2,16 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parse } from "csv-parse";
 import { parseMicros } from "../../core/money.ts";
+import { httpUrlSchema } from "../../zod/schemas/common.ts";
 import { priceInputSchema } from "../../zod/schemas/pricing.ts";
-import { emptyParsed, ImportFormatError, type ImportFile, type ParsedImport } from "./types.ts";
+import {
+  emptyParsed,
+  ImportFormatError,
+  csvError,
+  MAX_CSV_RECORD_CHARS,
+  type ImportFile,
+  type ParsedImport,
+} from "./types.ts";
 
 // Alibaba Cloud and Tencent Cloud publish no machine-readable price list we can read offline, so
 // their prices come in a documented CSV template, filled from their public price pages (see
@@ -50,7 +58,13 @@ export async function parseCsvTemplate(
   const file = f.name;
   const parsed = emptyParsed();
   let header: Column[] | null = null;
-  const parser = parse({ info: true, bom: true, skip_empty_lines: true, trim: true });
+  const parser = parse({
+    info: true,
+    bom: true,
+    skip_empty_lines: true,
+    trim: true,
+    max_record_size: MAX_CSV_RECORD_CHARS,
+  });
   const piping = pipeline(Readable.from(f.source), parser);
   piping.catch(() => undefined); // surfaced through the iterator, and awaited below
   try {
@@ -102,6 +116,11 @@ export async function parseCsvTemplate(
           `${JSON.stringify(cell("currency"))}: only USD for now`,
         );
       }
+      const url = httpUrlSchema.safeParse(cell("source_url"));
+      if (!url.success) {
+        const why = url.error.issues[0]?.message ?? "not a URL";
+        throw new ImportFormatError(file, `${line}, column source_url`, why);
+      }
       const r = priceInputSchema.safeParse({
         provider,
         instanceType: cell("instance_type"),
@@ -141,10 +160,7 @@ export async function parseCsvTemplate(
     }
     await piping;
   } catch (e) {
-    if (e instanceof ImportFormatError) throw e;
-    const lines = (e as { lines?: number }).lines;
-    const why = e instanceof Error ? e.message : String(e);
-    throw new ImportFormatError(file, lines ? `line ${lines}` : "", `not valid CSV (${why})`);
+    throw csvError(file, e);
   } finally {
     parser.destroy();
   }

@@ -5,6 +5,19 @@ import { ImportFormatError, type ImportSource } from "./types.ts";
 // releases through 2026) turns text into tokens; this walker tracks where each token sits and
 // assembles only the values a caller selects (one AWS product, one Azure item), so a 500 MB offer
 // file never becomes one object. Text is fed a line at a time so every error names its line.
+//
+// A hostile document is refused while it streams, before it costs memory or time: nesting deeper
+// than MAX_DEPTH, one key, string or number longer than MAX_TOKEN_CHARS, or one selected value of
+// more than MAX_VALUE_TOKENS tokens (a 16 MiB `[[[[...` inside one AWS product took 3 GB before).
+// Text reaches the tokenizer in slices of at most FEED_CHARS, so its own buffers stay small too.
+
+/** Deeper than any price list nests (AWS terms: 8 levels; GCP SKUs: 7). */
+export const MAX_DEPTH = 64;
+/** Longer than any name, description or price in a price list (a few hundred characters). */
+export const MAX_TOKEN_CHARS = 64 * 1024;
+/** Far more than one AWS product or term, Azure item or GCP SKU holds (tens to hundreds). */
+export const MAX_VALUE_TOKENS = 100_000;
+const FEED_CHARS = 64 * 1024;
 
 export type PathPart = string | number;
 /** An assembled JSON value. Numbers stay the exact decimal text they were written as. */
@@ -26,6 +39,8 @@ class Assembler {
   private readonly stack: Container[] = [];
   private readonly keys: string[] = [];
   result: JsonValue = null;
+  /** tokens taken so far (bounded by MAX_VALUE_TOKENS) */
+  tokens = 0;
 
   constructor(
     readonly path: PathPart[],
@@ -90,7 +105,8 @@ function where(path: readonly PathPart[]): string {
 
 /** Walks `source` as one JSON document; throws ImportFormatError naming the line at fault. */
 export async function walkJson(file: string, source: ImportSource, w: JsonWalker): Promise<void> {
-  const parse = jsonParser({ streamValues: false });
+  // chunks (streamValues) as well as whole values, so an overlong token is caught as it grows
+  const parse = jsonParser({ streamValues: true, packValues: true });
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const stack: boolean[] = []; // true: array
   const index: number[] = [];
@@ -98,9 +114,56 @@ export async function walkJson(file: string, source: ImportSource, w: JsonWalker
   let asm: Assembler | null = null;
   let line = 1;
   let done = false;
+  let depth = 0; // open arrays and objects, walked or assembled
+  let tokenChars = 0; // of the key, string or number being read
+
+  const refuse = (message: string): never => {
+    throw new ImportFormatError(file, `line ${line}`, message);
+  };
+  /** Bounds every token; false for the chunk tokens only the bounds look at. */
+  const bounded = (t: Token): boolean => {
+    switch (t.name) {
+      case "startObject":
+      case "startArray":
+        if (++depth > MAX_DEPTH) {
+          refuse(`nested more than ${MAX_DEPTH} levels deep: not a price list`);
+        }
+        return true;
+      case "endObject":
+      case "endArray":
+        depth--;
+        return true;
+      case "startKey":
+      case "startString":
+      case "startNumber":
+        tokenChars = 0;
+        return false;
+      case "stringChunk":
+      case "numberChunk":
+        tokenChars += t.value.length;
+        if (tokenChars > MAX_TOKEN_CHARS) {
+          refuse(
+            `a key, string or number longer than ${MAX_TOKEN_CHARS} characters: not a price list`,
+          );
+        }
+        return false;
+      case "endKey":
+      case "endString":
+      case "endNumber":
+        return false;
+      default:
+        return true;
+    }
+  };
 
   const onToken = (t: Token): void => {
+    if (!bounded(t)) return;
     if (asm) {
+      if (++asm.tokens > MAX_VALUE_TOKENS) {
+        refuse(
+          `${where(asm.path)} (from line ${asm.line}) holds more than ${MAX_VALUE_TOKENS} values: not a price list`,
+        );
+      }
       if (asm.push(t)) {
         w.value(asm.path, asm.result, asm.line);
         asm = null;
@@ -150,7 +213,8 @@ export async function walkJson(file: string, source: ImportSource, w: JsonWalker
     let start = 0;
     while (start < text.length) {
       const nl = text.indexOf("\n", start);
-      const end = nl < 0 ? text.length : nl + 1;
+      const lineEnd = nl < 0 ? text.length : nl + 1;
+      const end = Math.min(lineEnd, start + FEED_CHARS);
       let out: unknown;
       try {
         out = parse(text.slice(start, end));
@@ -159,7 +223,7 @@ export async function walkJson(file: string, source: ImportSource, w: JsonWalker
         throw new ImportFormatError(file, `line ${line}`, `not valid JSON (${why})`);
       }
       for (const t of tokensOf(out)) onToken(t);
-      if (nl >= 0) line++;
+      if (end === lineEnd && nl >= 0) line++;
       start = end;
     }
   };

@@ -140,4 +140,27 @@ describe("malformed price lists are refused and change nothing", () => {
       /Standard_ND96isr_H100_v5 eastus on_demand is priced twice, differently \(\$98\.32 at .*, \$99\.5 here\)/,
     );
   });
+
+  it("an implausible price is refused as a typed one is: at most 12 integer digits", async () => {
+    const azure = text("azure-retail-eastus-nd96isr-h100-v5.json");
+    const opts = { sourceDate: "2026-09-16" };
+    for (const price of ["100000000000000000000000", "9000000000000.5"]) {
+      const page = azure.replace('"retailPrice": 98.32', `"retailPrice": ${price}`);
+      expect(await refused("azure", "huge.json", page, opts)).toMatch(
+        /^huge\.json: Items\[0\] \(line \d+\): Standard_ND96isr_H100_v5 eastus on_demand at \d+\.\d+ USD per hour: amount in dollars/,
+      );
+    }
+    expect(
+      await refused(
+        "azure",
+        "e.json",
+        azure.replace('"retailPrice": 98.32', '"retailPrice": 1e23'),
+        opts,
+      ),
+    ).toMatch(/^e\.json: Items\[0\] \(line \d+\)\.retailPrice: not a price: "1e23"$/);
+    const aws = AWS.replace('"USD" : "21.9576420000"', '"USD" : "9000000000000.5000000000"');
+    expect(await refused("aws", "aws.json", aws)).toMatch(
+      /^aws\.json: terms\.OnDemand\..* p4d\.24xlarge us-east-1 on_demand at 9000000000000\.500000 USD per hour: /,
+    );
+  });
 });

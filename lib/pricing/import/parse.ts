@@ -1,3 +1,5 @@
+import { formatMicros } from "../../core/money.ts";
+import { amountSchema, httpUrlSchema } from "../../zod/schemas/common.ts";
 import { parseAwsCsv } from "./aws-csv.ts";
 import { parseAwsJson } from "./aws-json.ts";
 import { parseAzureRetail } from "./azure-retail.ts";
@@ -9,6 +11,7 @@ import {
   mergeParsed,
   type ImportFile,
   type ImportProvider,
+  type ImportRow,
   type ParsedImport,
   type ParseOptions,
 } from "./types.ts";
@@ -78,7 +81,30 @@ export async function parseImport(
   opts: ParseOptions = {},
 ): Promise<ParsedImport> {
   if (files.length === 0) throw new ImportFormatError("(no file)", "", "give at least one file");
+  const url = opts.sourceUrl === undefined ? null : httpUrlSchema.safeParse(opts.sourceUrl);
+  if (url && !url.success) {
+    const why = url.error.issues[0]?.message ?? "not a URL";
+    throw new ImportFormatError(files[0]?.name ?? "", "source URL", why);
+  }
   const total = emptyParsed();
   for (const f of files) mergeParsed(total, await parseOne(provider, f, opts));
+  for (const r of total.rows) checkAmount(r);
   return total;
+}
+
+/**
+ * Every imported price passes the amount schema a typed price passes (at most 12 integer digits:
+ * a price list's 1e23 or $9,000,000,000,000.5 is a broken file, not a price), in the preview
+ * already, so nothing implausible reaches the store.
+ */
+function checkAmount(r: ImportRow): void {
+  const usd = formatMicros(r.usdPerHourMicros);
+  const ok = amountSchema.safeParse(usd);
+  if (ok.success) return;
+  const where = r.where.startsWith(`${r.file} `) ? r.where.slice(r.file.length + 1) : r.where;
+  throw new ImportFormatError(
+    r.file,
+    where,
+    `${r.instanceType} ${r.region} ${r.pricingModel} at ${usd} USD per hour: ${ok.error.issues[0]?.message ?? "not a price"}`,
+  );
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { httpUrlSchema } from "../../zod/schemas/common.ts";
 
 // The upload route's query and answer, shared by the route, the settings panel and the OpenAPI
 // document (a file of its own so the panel imports no server code).
@@ -31,9 +32,7 @@ export const importQuerySchema = z.strictObject({
     .regex(/^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$/, { error: "YYYY-MM-DD or YYYY-MM" })
     .optional()
     .describe("Azure and GCP pages: the day they were downloaded (the pages carry no date)"),
-  sourceUrl: z
-    .url({ error: "a URL" })
-    .max(300, { error: "at most 300 characters" })
+  sourceUrl: httpUrlSchema
     .optional()
     .describe("where the file was downloaded; defaults to the provider's public API"),
   mode: z

@@ -17,6 +17,28 @@ export interface ImportFile {
   source: ImportSource;
 }
 
+/**
+ * The longest CSV record (line) an importer reads: an AWS offer row is about 2,000 characters, a
+ * template row 300. A longer one is refused as it streams, before it is held whole.
+ */
+export const MAX_CSV_RECORD_CHARS = 64 * 1024;
+
+/** csv-parse's error (or ours, passed through) as the 400 naming the line. */
+export function csvError(file: string, e: unknown): ImportFormatError {
+  if (e instanceof ImportFormatError) return e;
+  const { lines, code } = e as { lines?: number; code?: string };
+  const at = lines ? `line ${lines}` : "";
+  if (code === "CSV_MAX_RECORD_SIZE") {
+    return new ImportFormatError(
+      file,
+      at,
+      `a line longer than ${MAX_CSV_RECORD_CHARS} characters: not a price list`,
+    );
+  }
+  const why = e instanceof Error ? e.message : String(e);
+  return new ImportFormatError(file, at, `not valid CSV (${why})`);
+}
+
 /** A price as it will be stored, plus where in which file it came from. */
 export interface ImportRow extends PriceRow {
   pricingModel: PricingModel;
@@ -65,11 +87,12 @@ export function emptyParsed(): ParsedImport {
 
 /** Adds a file's result to the running total (several Azure pages, several GCP catalog pages). */
 export function mergeParsed(into: ParsedImport, more: ParsedImport): ParsedImport {
-  into.rows.push(...more.rows);
+  // one at a time: spreading a large file's rows into push() overflows the call stack
+  for (const r of more.rows) into.rows.push(r);
   into.skippedNonGpu += more.skippedNonGpu;
   for (const [reason, n] of Object.entries(more.skipped)) {
     into.skipped[reason] = (into.skipped[reason] ?? 0) + n;
   }
-  into.describes.push(...more.describes);
+  for (const d of more.describes) into.describes.push(d);
   return into;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimeSchema, microsSchema } from "./common.ts";
+import { amountSchema, isoTimeSchema, microsSchema } from "./common.ts";
 import { monthSchema } from "./month.ts";
 
 // Monthly budgets (AWS Budgets / GCP billing style): an amount per UTC month on the fleet, a team,
@@ -7,13 +7,6 @@ import { monthSchema } from "./month.ts";
 
 export const BUDGET_SCOPES = ["fleet", "team", "project", "provider"] as const;
 export type BudgetScope = (typeof BUDGET_SCOPES)[number];
-
-/** A positive USD amount as typed: "12000", "12000.50" (at most six decimals, exact). */
-export const amountSchema = z
-  .string({ error: "amount is required" })
-  .trim()
-  .regex(/^\d{1,12}(\.\d{1,6})?$/, { error: "amount in dollars, e.g. 12000 or 12000.50" })
-  .refine((v) => /[1-9]/.test(v), { error: "amount must be more than 0" });
 
 export const thresholdsSchema = z
   .array(

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { PRICING_MODELS } from "../../../exporter/contract.ts";
-import { amountSchema } from "./budget.ts";
 import {
+  amountSchema,
+  FIRST_YEAR,
   isoTimeSchema,
+  LAST_YEAR,
   microsSchema,
   noteSchema,
   requiredText,
@@ -31,8 +33,11 @@ const effectiveFromSchema = z
   .transform((v, ctx) => {
     const d = new Date(v.length === 10 ? `${v}T00:00:00Z` : v);
     const year = d.getUTCFullYear();
-    if (Number.isNaN(d.getTime()) || year < 2000 || year > 2100) {
-      ctx.addIssue({ code: "custom", message: "a real date between 2000 and 2100" });
+    if (Number.isNaN(d.getTime()) || year < FIRST_YEAR || year > LAST_YEAR) {
+      ctx.addIssue({
+        code: "custom",
+        message: `a real date between ${FIRST_YEAR} and ${LAST_YEAR}`,
+      });
       return z.NEVER;
     }
     return d;

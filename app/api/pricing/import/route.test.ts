@@ -14,6 +14,14 @@ const file = vi.hoisted(() => {
   return path;
 });
 
+// The route parses on a worker thread (lib/pricing/import/parse-off-thread.ts): this thread's
+// parseImport fails if anything calls it, so every answer below comes from the worker.
+vi.mock("@/lib/pricing/import/parse.ts", () => ({
+  parseImport: () => {
+    throw new Error("parsed on the request thread");
+  },
+}));
+
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../../lib/pricing/import/fixtures/${name}`, import.meta.url), "utf8");
 const AWS = fixture("aws-ec2-us-east-1-20260910195514.json");
@@ -138,5 +146,62 @@ describe("POST /api/pricing/import", () => {
     const badQuery = await post(asFinance, upload("provider=oracle", AWS));
     expect(badQuery.status).toBe(400);
     expect(await db.priceEntry.count()).toBe(before);
+  });
+
+  it("takes only http(s) source URLs, in the query and in a template's source_url column", async () => {
+    const before = await db.priceEntry.count();
+    for (const url of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>"]) {
+      const q = `provider=aws&mode=apply&sourceUrl=${encodeURIComponent(url)}`;
+      const res = await post(asFinance, upload(q, AWS));
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { issues: { path: string; message: string }[] };
+      expect(body.issues).toEqual([
+        { path: "sourceUrl", message: "an http or https URL, e.g. https://example.com/prices" },
+      ]);
+    }
+    const csv = fixture("tencent-gpu-ap-guangzhou.csv").replace(
+      /https:\/\/intl\.cloud\.tencent\.com\/document\/product\/560/g,
+      "javascript:alert(1)",
+    );
+    const res = await post(
+      asFinance,
+      upload("provider=tencent&file=t.csv&mode=apply", csv, "text/csv"),
+    );
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe(
+      "t.csv: line 2, column source_url: an http or https URL, e.g. https://example.com/prices",
+    );
+    expect(await db.priceEntry.count()).toBe(before);
+  });
+
+  it("reads an upload over 10 MiB whole: an 11.7 MB template is refused for its last line", async () => {
+    const header = fixture("tencent-gpu-ap-guangzhou.csv").split("\n")[0] ?? "";
+    const line = (i: number, price = "1.26") =>
+      `tencent,GN7.T${i},ap-guangzhou,on_demand,T4,1,16,${price},USD,2026-11-01,https://intl.cloud.tencent.com/document/product/560,2026-11`;
+    const N = 90_000;
+    const rows = Array.from({ length: N }, (_, i) => line(i));
+    const good = `${header}\n${rows.join("\n")}\n`;
+    const bad = `${good}${line(N, "1.26.0")}\n`;
+    expect(bad.length).toBeGreaterThan(11 * 1024 * 1024);
+    const q = "provider=tencent&file=big.csv&mode=preview";
+    const refused = await post(asFinance, upload(q, bad, "text/csv"));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toMatch(
+      new RegExp(`^big\\.csv: line ${N + 2}, column price_per_hour: `),
+    );
+    const ok = await post(asFinance, upload(q, good, "text/csv"));
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { added: number }).added).toBe(N);
+  }, 120_000);
+
+  it("refuses the 16 MiB nested-array upload of issue 23 with a 400 saying why", async () => {
+    const head = '{"offerCode":"AmazonEC2","products":{"x":';
+    const body = head + "[".repeat(16 * 1024 * 1024 - head.length);
+    const res = await post(asFinance, upload("provider=aws&file=h.json", body));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: "invalid_input",
+      error: "h.json: line 1: nested more than 64 levels deep: not a price list",
+    });
   });
 });

@@ -13,6 +13,8 @@ const file = vi.hoisted(() => {
 });
 
 type Route = typeof import("./route.ts");
+type RetireRoute = typeof import("./[id]/retire/route.ts");
+let retireAsFinance: RetireRoute;
 let raw: Route;
 let asFinance: Route;
 let asViewer: Route;
@@ -43,6 +45,7 @@ beforeAll(async () => {
   raw = await import("./route.ts");
   asFinance = asUser(raw, finance);
   asViewer = asUser(raw, viewer);
+  retireAsFinance = asUser(await import("./[id]/retire/route.ts"), finance);
   db = (await import("@/lib/db.ts")).db;
 });
 afterAll(async () => db.$disconnect());
@@ -117,5 +120,66 @@ describe("/api/pricing/rates", () => {
     const rows = ((await list.json()) as { rows: { usdPerUnit: string; origin: string }[] }).rows;
     expect(rows[0]).toMatchObject({ usdPerUnit: "0.1405", origin: "user" });
     expect(rows.filter((r) => r.origin === "shipped").length).toBeGreaterThan(0);
+  });
+
+  it("refuses implausible rates and dates outside 2000 to 2100, naming the field", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ usdPerUnit: "999999.999999999999" }, "usdPerUnit"],
+      [{ usdPerUnit: "999999" }, "usdPerUnit"],
+      [{ usdPerUnit: "7.1" }, "usdPerUnit"], // CNY per USD typed the wrong way round
+      [{ usdPerUnit: "0.0001" }, "usdPerUnit"],
+      [{ currency: "EUR", usdPerUnit: "11" }, "usdPerUnit"],
+      [{ effectiveFrom: "0000-01-01" }, "effectiveFrom"],
+      [{ effectiveFrom: "9999-12-31" }, "effectiveFrom"],
+      [{ sourceDate: "9999-01" }, "sourceDate"],
+      [{ sourceDate: "2026-13" }, "sourceDate"],
+    ];
+    for (const [change, path] of cases) {
+      const res = await post(asFinance, { ...good, ...change });
+      expect(res.status, JSON.stringify(change)).toBe(400);
+      const body = (await res.json()) as { issues: { path: string; message: string }[] };
+      expect(body.issues.map((i) => i.path)).toEqual([path]);
+    }
+    expect(await db.exchangeRate.count({ where: { origin: "user" } })).toBe(1);
+    const eur = await post(asFinance, { ...good, currency: "EUR", usdPerUnit: "1.08" });
+    expect(eur.status).toBe(201);
+  });
+
+  it("retires a wrong rate (audited, whole), so a corrected one can be added the same day", async () => {
+    const wrong = await post(asFinance, {
+      ...good,
+      usdPerUnit: "0.4",
+      effectiveFrom: "2026-11-20",
+    });
+    expect(wrong.status).toBe(201);
+    const { id } = (await wrong.json()) as { id: string };
+    const retire = (rid: string) =>
+      retireAsFinance.POST(
+        new Request(`http://local/api/pricing/rates/${rid}/retire`, { method: "POST" }),
+        { params: Promise.resolve({ id: rid }) },
+      );
+    const res = await retire(id);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id, usdPerUnit: "0.4" });
+    const audit = await db.auditEvent.findMany({ where: { action: "pricing.rate.retire" } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor: "fin@test.local", target: id });
+    expect(JSON.parse(audit[0]?.detail ?? "{}")).toMatchObject({
+      retired: { usdPerUnit: "0.4", currency: "CNY", effectiveFrom: "2026-11-20T00:00:00.000Z" },
+    });
+    expect((await retire(id)).status).toBe(404);
+
+    const fixed = await post(asFinance, {
+      ...good,
+      usdPerUnit: "0.1402",
+      effectiveFrom: "2026-11-20",
+    });
+    expect(fixed.status).toBe(201);
+
+    const shipped = await db.exchangeRate.findFirstOrThrow({ where: { origin: "shipped" } });
+    const refused = await retire(shipped.id);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/later date/);
+    expect(await db.exchangeRate.findUnique({ where: { id: shipped.id } })).not.toBeNull();
   });
 });

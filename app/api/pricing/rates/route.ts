@@ -1,4 +1,5 @@
 import { actorLabel } from "@/lib/auth/actor.ts";
+import { requireFleetWide } from "@/lib/auth/scope.ts";
 import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
 import { createRate, listRates } from "@/lib/pricing/rates.ts";
 import { exchangeRateInputSchema } from "@/lib/zod/schemas/exchange-rate.ts";
@@ -8,10 +9,11 @@ import { readBody } from "../../_lib/http.ts";
 /** The exchange rates prices kept in another currency (CNY) are converted with. */
 export const GET = handle("pricing:read", async () => json({ rows: await listRates() }));
 
-/** Adds a rate (finance); it converts hours from its date on, past ones only when re-priced. */
+/** Adds a rate (finance without a team limit); it converts hours from its date on, past ones only when re-priced. */
 export const POST = handle(
   "pricing:write",
   async (req: Request, _ctx: unknown, actor) => {
+    requireFleetWide(actor, "adding an exchange rate");
     const input = await readBody(req, exchangeRateInputSchema);
     const row = await createRate(input, actorLabel(actor));
     await refreshFleetSoon();
