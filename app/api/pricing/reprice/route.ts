@@ -1,10 +1,10 @@
 import { actorLabel } from "@/lib/auth/actor.ts";
 import { clientIp } from "@/lib/auth/audit.ts";
-import { teamScope } from "@/lib/auth/scope.ts";
+import { requireFleetWide } from "@/lib/auth/scope.ts";
 import { refreshFleetSoon } from "@/lib/fleet/fleet-cache.ts";
 import { applyReprice, previewReprice } from "@/lib/ledger/reprice.ts";
 import { repriceRequestSchema } from "@/lib/zod/schemas/reprice.ts";
-import { forbidden, handle, json } from "../../_lib/handle.ts";
+import { handle, json } from "../../_lib/handle.ts";
 import { readBody } from "../../_lib/http.ts";
 
 /**
@@ -17,12 +17,7 @@ import { readBody } from "../../_lib/http.ts";
 export const POST = handle(
   "pricing:write",
   async (req: Request, _ctx: unknown, actor) => {
-    if (teamScope(actor) !== null) {
-      return forbidden(
-        "forbidden: re-pricing changes the whole fleet's ledger, and your account is limited " +
-          "to some teams; ask a finance user or an admin without a team limit",
-      );
-    }
+    requireFleetWide(actor, "re-pricing");
     const body = await readBody(req, repriceRequestSchema);
     const now = new Date();
     if (body.apply !== true) return json(await previewReprice({ month: body.month, now }));
