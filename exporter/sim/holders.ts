@@ -28,7 +28,7 @@ export const SIM_USERS: ReadonlyMap<number, string> = new Map([
 const POD_UID = 1000;
 const KINDS: SimHostKind[] = ["shared", "kubernetes", "slurm", "docker"];
 
-export function simHostKind(spec: SimHostSpec): SimHostKind {
+export function simHostKind(spec: Pick<SimHostSpec, "id">): SimHostKind {
   return KINDS[spec.id % KINDS.length] ?? "shared";
 }
 
