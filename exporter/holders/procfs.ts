@@ -2,7 +2,7 @@
 // node_exporter; the DaemonSet and the container image mount the host's /proc there). A process
 // in another PID namespace, or one we may not read, gives undefined: it is kept, as "unknown".
 
-import { readFile } from "node:fs/promises";
+import { readFile } from "node:fs";
 import { join } from "node:path";
 import { parseCgroupFile, type CgroupInfo } from "./cgroup.ts";
 
@@ -13,8 +13,20 @@ export interface ProcReader {
   read(pid: number, file: ProcFile): Promise<string>;
 }
 
+/**
+ * Reads off the event loop (a /proc/<pid>/status read can wait on the process's memory lock, so
+ * never a synchronous read that would hold up scrapes). The callback form: for files this small
+ * it costs about half what fs/promises does (bench/exporter-holders.ts).
+ */
 export function fsProcReader(root: string): ProcReader {
-  return { read: (pid, file) => readFile(join(root, String(pid), file), "utf8") };
+  return {
+    read: (pid, file) =>
+      new Promise((resolve, reject) =>
+        readFile(join(root, String(pid), file), "utf8", (err, text) =>
+          err ? reject(err) : resolve(text),
+        ),
+      ),
+  };
 }
 
 /** A tree kept in memory, keyed "<pid>/<file>" (the simulator's hosts). */
