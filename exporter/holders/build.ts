@@ -2,6 +2,8 @@
 // database through getent, and whichever enrichment sources were given. Each failure is logged
 // (rate limited) and leaves its labels absent.
 
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { HoldersConfig } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { Attributor } from "./attribute.ts";
@@ -12,6 +14,11 @@ import { SlurmJobs } from "./slurm.ts";
 import { UserNames, getentLookup } from "./users.ts";
 
 export function buildAttributor(cfg: HoldersConfig, log: Logger): Attributor {
+  if (!existsSync(join(cfg.procfs, "self", "stat")) && !existsSync(join(cfg.procfs, "1"))) {
+    log.log("warn", "--path.procfs is not a procfs: every process will read as unknown", {
+      procfs: cfg.procfs,
+    });
+  }
   const warn = (source: string) => (err: unknown) => {
     const text = err instanceof Error ? err.message : String(err);
     log.limited(`holders:${source}`, "warn", "holder lookup failed; its labels stay absent", {
