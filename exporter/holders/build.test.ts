@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HOLDERS_DEFAULTS } from "../config.ts";
 import type { Logger } from "../log.ts";
+import type { ProcessReading } from "../readings.ts";
 import { fakeDir } from "../test/fake-host.ts";
 import { buildAttributor } from "./build.ts";
 
@@ -25,7 +26,7 @@ describe("buildAttributor", () => {
     const { log, lines } = recording();
     const a = buildAttributor(HOLDERS_DEFAULTS, log);
     expect(lines).toEqual([]);
-    const procs = [{ gpuUuid: "GPU-x", pid: 2 ** 30, processName: "gone" }];
+    const procs: ProcessReading[] = [{ gpuUuid: "GPU-x", pid: 2 ** 30, processName: "gone" }];
     await a.attribute(procs);
     expect(procs[0]?.holder).toEqual({ user: "unknown" });
   });

@@ -74,7 +74,7 @@ describe("the simulator's holders", () => {
       const users = new UserNames({ lookup: tableLookup(SIM_USERS) });
       for (const [uid, name] of SIM_USERS) users.cache.set(uid, name);
       const served = procs(src, id);
-      const copy = served.map((p) => ({
+      const copy = served.map((p): ProcessReading => ({
         gpuUuid: p.gpuUuid,
         pid: p.pid,
         processName: p.processName,
