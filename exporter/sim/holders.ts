@@ -110,14 +110,20 @@ export function simProcFiles(
   };
 }
 
-/** Fill `tree` ("<pid>/<file>" → text) for these processes; `skip` leaves some unreadable. */
+/**
+ * Make `tree` ("<pid>/<file>" → text) hold exactly these processes' files: entries of processes
+ * still running are kept as they are (a real /proc does not change either), gone ones dropped.
+ */
 export function fillProcTree(
   tree: Map<string, string>,
   spec: SimHostSpec,
   hostKey: number,
   processes: { pid: number; processName: string }[],
 ): void {
-  tree.clear();
+  const live = new Set(processes.map((p) => p.pid));
+  for (const key of tree.keys()) {
+    if (!live.has(Number(key.slice(0, key.indexOf("/"))))) tree.delete(key);
+  }
   const kind = simHostKind(spec);
   for (const p of processes) {
     if (tree.has(`${p.pid}/stat`)) continue;
