@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../log.ts";
+import { HostState } from "../state.ts";
 import { startExporter, type RunningExporter } from "../server.ts";
 import { fakeDir, writeFakeProc } from "../test/fake-host.ts";
 import { UUID1, twoH100s } from "../test/fake-gpus.ts";
@@ -70,5 +71,33 @@ describe("MIG holders", () => {
     expect(sample(text, metric, { pid: "4201", gpu_instance_id: "9", slurm_job_id: "77" })).toBe(
       1000 * 1024 ** 2,
     );
+  });
+});
+
+describe("HostState.setProcessInstances", () => {
+  it("keeps each GPU's process → instance map from its last snapshot only", () => {
+    const st = new HostState({ staleAfterMs: 10_000, processTtlMs: 10_000, migTtlMs: 10_000 });
+    st.processesKnown = true;
+    st.setGpu({ index: 0, uuid: "GPU-a", migEnabled: true, clockEvents: {} }, 0);
+    st.setGpu({ index: 1, uuid: "GPU-b", migEnabled: true, clockEvents: {} }, 0);
+    const p = (gpuUuid: string, pid: number, gpuInstanceId?: number) => ({
+      gpuUuid,
+      pid,
+      processName: "p",
+      ...(gpuInstanceId === undefined ? {} : { gpuInstanceId }),
+    });
+    st.replaceProcesses([p("GPU-a", 1), p("GPU-a", 2), p("GPU-b", 3)], 0);
+    st.setProcessInstances(
+      ["GPU-a", "GPU-b"],
+      [p("GPU-a", 1, 5), p("GPU-a", 2, 6), p("GPU-b", 3, 1)],
+    );
+    // a snapshot of GPU-a alone where pid 2 is gone: GPU-b's entry stays
+    st.setProcessInstances(["GPU-a"], [p("GPU-a", 1, 5)]);
+    const gi = (st.view(0).processes ?? []).map((x) => [x.pid, x.gpuInstanceId]);
+    expect(gi).toEqual([
+      [1, 5],
+      [2, undefined],
+      [3, 1],
+    ]);
   });
 });
