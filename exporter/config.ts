@@ -35,6 +35,32 @@ export const HOST_FIELDS = {
 } as const;
 export type HostField = keyof typeof HOST_FIELDS;
 
+/** Process attribution (exporter/holders/): who holds each compute process. */
+export interface HoldersConfig {
+  enabled: boolean;
+  /** where the host's /proc is mounted (--path.procfs, as node_exporter) */
+  procfs: string;
+  /** Docker Engine API unix socket for container names; off when undefined */
+  dockerSocket?: string;
+  /** kubelet base URL (its /pods) for namespace, pod and container names; off when undefined */
+  kubeletUrl?: string;
+  kubeletTokenFile: string;
+  kubeletCaFile?: string;
+  kubeletInsecure: boolean;
+  /** scontrol binary for a Slurm job's user and account; off when undefined */
+  scontrolPath?: string;
+  /** each enrichment request or command gives up after this */
+  timeoutMs: number;
+}
+
+export const HOLDERS_DEFAULTS: HoldersConfig = {
+  enabled: true,
+  procfs: "/proc",
+  kubeletTokenFile: "/var/run/secrets/kubernetes.io/serviceaccount/token",
+  kubeletInsecure: false,
+  timeoutMs: 2000,
+};
+
 /** Knobs without flags: tests shorten them, the defaults suit production. */
 export interface Tuning {
   migIntervalMs: number;
@@ -54,6 +80,7 @@ export interface ExporterConfig {
   compat?: "dcgm";
   host: HostConfig;
   detect: DetectConfig;
+  holders: HoldersConfig;
   simulate: boolean;
   simulateSeed: number;
   simulateHosts: number;
@@ -66,8 +93,9 @@ export interface ExporterConfig {
 }
 
 export type ExporterOptions = Partial<
-  Omit<ExporterConfig, "host" | "tuning" | "staleAfterMs" | "detect">
+  Omit<ExporterConfig, "host" | "tuning" | "staleAfterMs" | "detect" | "holders">
 > & {
+  holders?: Partial<HoldersConfig>;
   staleAfterMs?: number;
   /** `given` defaults to the fields set here (not empty); a resolved config keeps its own */
   host?: Partial<HostConfig>;
@@ -145,6 +173,7 @@ export function resolveConfig(opts: ExporterOptions = {}): ExporterConfig {
       given: opts.host?.given ?? givenFields(opts.host),
     },
     detect: { ...DETECT_DEFAULTS, ...opts.detect },
+    holders: { ...HOLDERS_DEFAULTS, ...opts.holders },
     simulate: opts.simulate ?? false,
     simulateSeed: opts.simulateSeed ?? 42,
     simulateHosts: opts.simulateHosts ?? 1,
@@ -201,6 +230,7 @@ function validate(cfg: ExporterConfig): void {
     validateLabelName(key, "--host.label");
     if (HOST_LABELS.includes(key)) throw new ConfigError(`--host.label ${key} is reserved`);
   }
+  validateHolders(cfg.holders);
   const detect = detectProblem(cfg.detect, cfg.simulate);
   if (detect !== undefined) throw new ConfigError(detect);
   if (!Number.isSafeInteger(cfg.simulateSeed)) {
@@ -219,4 +249,22 @@ function validate(cfg: ExporterConfig): void {
       `invalid --log.level "${cfg.logLevel}" (one of ${LOG_LEVELS.join(", ")})`,
     );
   }
+}
+
+function validateHolders(h: HoldersConfig): void {
+  if (h.procfs === "") throw new ConfigError("--path.procfs must not be empty");
+  if (h.kubeletUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(h.kubeletUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new ConfigError(
+        `invalid --kubelet.url "${h.kubeletUrl}" (want https://<node>:10250, or http://…)`,
+      );
+    }
+  }
+  if (!(h.timeoutMs > 0)) throw new ConfigError("--holders.timeout must be positive");
 }

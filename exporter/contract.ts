@@ -23,6 +23,7 @@ export const METRIC = {
   ecc: "gpu_ecc_errors_total",
   clockEvent: "gpu_clock_event_active",
   processes: "gpu_processes",
+  /** Labels: gpu, uuid, pid, process_name, gpu_instance_id (MIG) and HOLDER_LABELS */
   processMemory: "gpu_process_memory_used_bytes",
   migMemUsed: "gpu_mig_memory_used_bytes",
   migMemTotal: "gpu_mig_memory_total_bytes",
@@ -56,6 +57,27 @@ export const HOST_INFO_LABELS = [
 
 /** gpu_host_info labels that are facts about the host (stored in their own columns), not labels. */
 export const HOST_FACT_LABELS = ["zone", "instance_id"] as const;
+
+/**
+ * gpu_process_memory_used_bytes labels naming who holds the process (exporter/holders/), besides
+ * gpu, uuid, pid, process_name. Each is left out when unknown, never "". `user` is the user name,
+ * the numeric uid until the user database answers (or when it has no such uid), or "unknown" when
+ * the process's /proc could not be read (another PID namespace, permissions). The last six come
+ * from the optional sources (Docker socket, kubelet, scontrol).
+ */
+export const HOLDER_LABELS = [
+  "user",
+  "container_id",
+  "pod_uid",
+  "slurm_job_id",
+  "container_name",
+  "pod_namespace",
+  "pod_name",
+  "pod_container",
+  "slurm_user",
+  "slurm_account",
+] as const;
+export type HolderLabel = (typeof HOLDER_LABELS)[number];
 
 /** Attribution labels on gpu_host_info the app reads (team budgets, cost breakdowns). */
 export const ATTRIBUTION_LABELS = ["team", "project", "owner"] as const;

@@ -8,6 +8,7 @@ import {
   parseHostLabel,
   type ExporterConfig,
   type ExporterOptions,
+  type HoldersConfig,
   type PricingModel,
 } from "./config.ts";
 import { parseDuration } from "./duration.ts";
@@ -98,6 +99,45 @@ export const FLAGS: FlagDef[] = [
     def: "0",
     help: "Give every simulated host this many GPUs (benchmarks); 0 keeps each type's count.",
   },
+  {
+    name: "collect.holders",
+    boolean: true,
+    def: "true",
+    help: "Label each compute process with its holder (user, container, pod, Slurm job) read from /proc at collection time.",
+  },
+  { name: "path.procfs", def: "/proc", help: "Where the host's /proc is mounted." },
+  {
+    name: "docker.socket",
+    def: "",
+    help: "Docker Engine API socket (e.g. /var/run/docker.sock): add container names; off when empty.",
+  },
+  {
+    name: "kubelet.url",
+    def: "",
+    help: "kubelet base URL (e.g. https://$NODE_IP:10250): add namespace, pod and container names from its /pods; off when empty.",
+  },
+  {
+    name: "kubelet.token-file",
+    def: "/var/run/secrets/kubernetes.io/serviceaccount/token",
+    help: "Bearer token for the kubelet, read at each refresh.",
+  },
+  { name: "kubelet.ca-file", def: "", help: "CA bundle (PEM) for the kubelet's certificate." },
+  {
+    name: "kubelet.insecure-skip-verify",
+    boolean: true,
+    def: "false",
+    help: "Do not verify the kubelet's certificate (its default one is self-signed).",
+  },
+  {
+    name: "slurm.scontrol",
+    def: "",
+    help: "scontrol binary (e.g. scontrol): add a Slurm job's user and account; off when empty.",
+  },
+  {
+    name: "holders.timeout",
+    def: "2s",
+    help: "Each enrichment request or command (Docker, kubelet, scontrol, getent) gives up after this.",
+  },
   { name: "log.level", def: "info", help: "Log level: debug, info, warn, error." },
 ];
 
@@ -117,7 +157,7 @@ export function helpText(): string {
   ];
   for (const f of FLAGS) {
     const shown = f.boolean
-      ? `--[no-]${f.name}`
+      ? `--${f.name}, --no-${f.name}`
       : `--${f.name}=${f.multiple ? "KEY=VALUE" : "VALUE"}`;
     lines.push(`  ${shown}`);
     const def = f.def === undefined ? "" : ` Default: ${JSON.stringify(f.def)}.`;
@@ -165,6 +205,45 @@ function detectOptions(str: (name: string) => string | undefined): Partial<Detec
     if (text !== undefined) d[key] = duration(flag, text);
   }
   return d;
+}
+
+function bool(
+  values: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): boolean | undefined {
+  if (values[name] === true) return true;
+  if (values[`no-${name}`] === true) return false;
+  const e = env[envName(name)];
+  return e === undefined ? undefined : parseBoolEnv(envName(name), e);
+}
+
+function holderOptions(
+  str: (name: string) => string | undefined,
+  flag: (name: string) => boolean | undefined,
+): Partial<HoldersConfig> {
+  const h: Partial<HoldersConfig> = {};
+  const enabled = flag("collect.holders");
+  if (enabled !== undefined) h.enabled = enabled;
+  const insecure = flag("kubelet.insecure-skip-verify");
+  if (insecure !== undefined) h.kubeletInsecure = insecure;
+  const procfs = str("path.procfs");
+  if (procfs !== undefined) h.procfs = procfs;
+  const optional = [
+    ["docker.socket", "dockerSocket"],
+    ["kubelet.url", "kubeletUrl"],
+    ["kubelet.ca-file", "kubeletCaFile"],
+    ["slurm.scontrol", "scontrolPath"],
+  ] as const;
+  for (const [name, key] of optional) {
+    const v = str(name);
+    if (v !== undefined && v !== "") h[key] = v;
+  }
+  const token = str("kubelet.token-file");
+  if (token !== undefined) h.kubeletTokenFile = token;
+  const timeout = str("holders.timeout");
+  if (timeout !== undefined) h.timeoutMs = duration("holders.timeout", timeout);
+  return h;
 }
 
 export function parseCli(
@@ -237,6 +316,7 @@ export function parseCli(
     const perHost = str("simulate.gpus-per-host");
     if (perHost !== undefined)
       opts.simulateGpusPerHost = integer("simulate.gpus-per-host", perHost);
+    opts.holders = holderOptions(str, (name) => bool(values, env, name));
     opts.logLevel = str("log.level") as Level | undefined; // validated in resolveConfig
     return { kind: "run", config: resolveConfig(opts) };
   } catch (err) {

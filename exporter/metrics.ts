@@ -4,6 +4,8 @@
 
 import { Counter, Gauge, Registry } from "prom-client";
 import { createDcgmCompat } from "./compat-dcgm.ts";
+import { HOLDER_LABELS } from "./contract.ts";
+import { holderLabels } from "./holders/holder.ts";
 import type { Logger } from "./log.ts";
 import { createEfficiencyMetrics } from "./metrics-efficiency.ts";
 import { HOST_LABELS, HostInfoMetric, createInterruptionMetrics } from "./metrics-host.ts";
@@ -136,7 +138,7 @@ export class HostMetrics {
     const procMem = new Gauge({
       name: "gpu_process_memory_used_bytes",
       help: "GPU memory used by a compute process.",
-      labelNames: ["gpu", "uuid", "pid", "process_name"],
+      labelNames: ["gpu", "uuid", "pid", "process_name", "gpu_instance_id", ...HOLDER_LABELS],
       registers: r,
     });
     const migLabels = ["gpu", "uuid", "gpu_instance_id", "mig_profile"];
@@ -163,7 +165,9 @@ export class HostMetrics {
           perGpu.set(p.gpuUuid, (perGpu.get(p.gpuUuid) ?? 0) + 1);
           if (p.usedMemoryBytes === undefined) continue;
           const l = { gpu, uuid: p.gpuUuid, pid: String(p.pid), process_name: p.processName };
-          procMem.set(l, p.usedMemoryBytes);
+          const gi =
+            p.gpuInstanceId === undefined ? {} : { gpu_instance_id: String(p.gpuInstanceId) };
+          procMem.set({ ...l, ...gi, ...holderLabels(p.holder) }, p.usedMemoryBytes);
         }
         for (const [uuid, n] of perGpu) count.set({ gpu: index.get(uuid) ?? "", uuid }, n);
       }

@@ -2,6 +2,8 @@
 // base units (bytes, hertz, watts, ratios 0-1). An optional field that is undefined means the
 // source said "not available", and the series is left out.
 
+import type { Holder } from "./holders/holder.ts";
+
 export const CLOCK_EVENT_REASONS = [
   "gpu_idle",
   "applications_clocks_setting",
@@ -94,6 +96,10 @@ export interface ProcessReading {
   pid: number;
   processName: string;
   usedMemoryBytes?: number;
+  /** the MIG GPU instance the process runs in, where a -q -x snapshot said it */
+  gpuInstanceId?: number;
+  /** who holds it, where attribution is on (exporter/holders/attribute.ts) */
+  holder?: Holder;
 }
 
 export interface MigReading {

@@ -5,6 +5,7 @@ import { DcgmSource } from "./collectors/dcgm.ts";
 import { NvidiaSmiSource } from "./collectors/nvidia-smi.ts";
 import { SimulatedSource } from "./collectors/simulated.ts";
 import { validateLabelName, type ExporterConfig } from "./config.ts";
+import { buildAttributor } from "./holders/build.ts";
 import type { Logger } from "./log.ts";
 import { HostMetrics } from "./metrics.ts";
 import { buildFleet } from "./sim/fleet.ts";
@@ -77,7 +78,11 @@ export function buildSource(cfg: ExporterConfig, log: Logger): Source {
     const hosts = fleet.hosts.map((spec, i) =>
       makeHost(i, simHostInfo(spec, cfg.host.labels, log, detecting && i === 0), cfg, log),
     );
-    return new SimulatedSource(fleet, hosts, { migIntervalMs: tuning.migIntervalMs, log });
+    return new SimulatedSource(fleet, hosts, {
+      migIntervalMs: tuning.migIntervalMs,
+      log,
+      holders: cfg.holders.enabled,
+    });
   }
   const h = cfg.host;
   const host = makeHost(
@@ -107,5 +112,6 @@ export function buildSource(cfg: ExporterConfig, log: Logger): Source {
     startupGraceMs: tuning.startupGraceMs,
     backoffMaxMs: tuning.backoffMaxMs,
     log,
+    attributor: cfg.holders.enabled ? buildAttributor(cfg.holders, log) : undefined,
   });
 }

@@ -44,6 +44,8 @@ export class HostState {
   private readonly procs = new Map<string, Timed<ProcessReading>>();
   private readonly mig = new Map<string, Timed<MigReading[]>>();
   private readonly details = new Map<string, Timed<GpuDetails>>();
+  /** "<gpu uuid>/<pid>" → MIG GPU instance, from the last -q -x snapshot of that GPU */
+  private readonly procInstances = new Map<string, number>();
   readonly collectors = new Map<string, CollectorStatus>();
   processesKnown = false;
   interruption?: InterruptionState;
@@ -71,6 +73,19 @@ export class HostState {
       const entry = this.mig.get(m.gpuUuid) ?? { value: [], at };
       entry.value.push(m);
       this.mig.set(m.gpuUuid, entry);
+    }
+  }
+
+  /** Which MIG instance each process runs in, for the GPUs a -q -x snapshot covered. */
+  setProcessInstances(gpuUuids: Iterable<string>, procs: ProcessReading[]): void {
+    const covered = new Set(gpuUuids);
+    for (const k of this.procInstances.keys()) {
+      if (covered.has(k.slice(0, k.lastIndexOf("/")))) this.procInstances.delete(k);
+    }
+    for (const p of procs) {
+      if (p.gpuInstanceId !== undefined && covered.has(p.gpuUuid)) {
+        this.procInstances.set(`${p.gpuUuid}/${p.pid}`, p.gpuInstanceId);
+      }
     }
   }
 
@@ -109,7 +124,9 @@ export class HostState {
     if (this.processesKnown) {
       processes = [];
       for (const p of this.procs.values()) {
-        if (now - p.at <= processTtlMs && fresh.has(p.value.gpuUuid)) processes.push(p.value);
+        if (now - p.at > processTtlMs || !fresh.has(p.value.gpuUuid)) continue;
+        const gi = this.procInstances.get(`${p.value.gpuUuid}/${p.value.pid}`);
+        processes.push(gi === undefined ? p.value : { ...p.value, gpuInstanceId: gi });
       }
     }
     const mig: MigReading[] = [];

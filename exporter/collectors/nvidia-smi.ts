@@ -5,6 +5,7 @@
 // exponential backoff.
 
 import { errorText, timed, type Host, type Source } from "../collect.ts";
+import type { Attributor } from "../holders/attribute.ts";
 import type { Logger } from "../log.ts";
 import { Supervised, runOnce, type Line } from "../nvidia/child.ts";
 import { APP_FIELDS, resolveFields } from "../nvidia/fields.ts";
@@ -24,6 +25,8 @@ export interface NvidiaSmiOptions {
   startupGraceMs: number;
   backoffMaxMs: number;
   log: Logger;
+  /** labels each process with its holder at collection time; off when undefined */
+  attributor?: Attributor;
 }
 
 export class NvidiaSmiSource implements Source {
@@ -120,7 +123,7 @@ export class NvidiaSmiSource implements Source {
 
   private async onAppLines(lines: Line[]): Promise<void> {
     const { state } = this.host;
-    await timed(state, "nvidia_smi_processes", this.opts.log, () => {
+    await timed(state, "nvidia_smi_processes", this.opts.log, async () => {
       const at = lines[lines.length - 1]?.at ?? Date.now();
       const { items, warnings } = parseComputeApps(lines.map((l) => l.text).join("\n"), APP_FIELDS);
       for (const w of warnings) {
@@ -128,6 +131,7 @@ export class NvidiaSmiSource implements Source {
           err: w,
         });
       }
+      await this.opts.attributor?.attribute(items);
       for (const p of items) state.upsertProcess(p, at);
       if (items.length === 0 && warnings.length > 0) throw new Error("no valid process line");
       this.apps.markHealthy();
@@ -199,6 +203,8 @@ export class NvidiaSmiSource implements Source {
       }
       const uuids = parsed.items.map((g) => g.uuid);
       this.host.state.replaceMig(migReadings(parsed.items, profiles), Date.now(), uuids);
+      const procs = parsed.items.flatMap((g) => g.processes);
+      this.host.state.setProcessInstances(uuids, procs);
     }).finally(() => (this.mig = undefined));
   }
 

@@ -4,7 +4,12 @@
 
 import { timed, type Host, type Source } from "../collect.ts";
 import type { Logger } from "../log.ts";
-import type { GpuReading } from "../readings.ts";
+import { Attributor } from "../holders/attribute.ts";
+import { mapProcReader } from "../holders/procfs.ts";
+import { UserNames, tableLookup } from "../holders/users.ts";
+import type { GpuReading, ProcessReading } from "../readings.ts";
+import { SIM_USERS, fillProcTree } from "../sim/holders.ts";
+import { hash } from "../sim/rand.ts";
 import { ALL_GPU_FIELD_NAMES, APP_FIELDS } from "../nvidia/fields.ts";
 import { parseComputeApps } from "../nvidia/parse-apps.ts";
 import { compileLayout, parseQueryLine } from "../nvidia/parse-query.ts";
@@ -16,6 +21,22 @@ import type { SimFleet, SimHostSpec, SimProfiling } from "../sim/types.ts";
 export interface SimulatedOptions {
   migIntervalMs: number;
   log: Logger;
+  /** give processes holders from a generated /proc tree (sim/holders.ts) */
+  holders?: boolean;
+}
+
+interface SimAttribution {
+  tree: Map<string, string>;
+  attributor: Attributor;
+}
+
+/** One host's attribution: the real Attributor reading the host's generated /proc tree. */
+function simAttribution(): SimAttribution {
+  const tree = new Map<string, string>();
+  const users = new UserNames({ lookup: tableLookup(SIM_USERS) });
+  // the simulated user database is known up front: no first collection with bare uids
+  for (const [uid, name] of SIM_USERS) users.cache.set(uid, name);
+  return { tree, attributor: new Attributor({ proc: mapProcReader(tree), users }) };
 }
 
 /** What `nvidia-smi -L` prints for the host: the simulator's XML lacks MIG profile names. */
@@ -50,6 +71,7 @@ const HOSTS_PER_SLICE = 50; // yield between slices so scrapes are served during
 export class SimulatedSource implements Source {
   private lastMigAt = -Infinity;
   private ticking = false;
+  private readonly attribution = new Map<number, SimAttribution>();
 
   constructor(
     private readonly fleet: SimFleet,
@@ -82,7 +104,7 @@ export class SimulatedSource implements Source {
   collectHost(host: Host, spec: SimHostSpec, now: number, withMig: boolean): Promise<boolean> {
     const { log } = this.opts;
     const { state } = host;
-    return timed(state, "simulated", log, () => {
+    return timed(state, "simulated", log, async () => {
       const at = new Date(now);
       const samples = spec.gpus.map((g) => sampleGpu(this.fleet, spec, g, at));
       const profiling = new Map<string, SimProfiling>();
@@ -104,6 +126,7 @@ export class SimulatedSource implements Source {
       }
       const apps = parseComputeApps(renderComputeApps(spec, samples, APP_FIELDS, at), APP_FIELDS);
       for (const w of apps.warnings) log.limited("sim:apps", "warn", "skipping line", { err: w });
+      if (this.opts.holders) await this.attribute(host, spec, apps.items);
       state.replaceProcesses(apps.items, now);
       state.processesKnown = true;
       if (withMig && spec.gpus.some((g) => g.mig)) {
@@ -111,9 +134,28 @@ export class SimulatedSource implements Source {
         const profiles = parseListGpus(renderGpuList(spec));
         const uuids = xml.items.map((g) => g.uuid);
         state.replaceMig(migReadings(xml.items, profiles), now, uuids);
+        state.setProcessInstances(
+          uuids,
+          xml.items.flatMap((g) => g.processes),
+        );
       }
       state.prune(now);
     });
+  }
+
+  private async attribute(host: Host, spec: SimHostSpec, items: ProcessReading[]): Promise<void> {
+    let a = this.attribution.get(host.id);
+    if (!a) {
+      a = simAttribution();
+      this.attribution.set(host.id, a);
+    }
+    fillProcTree(a.tree, spec, hash(this.fleet.seed, spec.id), items);
+    await a.attributor.attribute(items);
+  }
+
+  /** The /proc tree host `id` had at its last collection (tests write it out with writeProcTree). */
+  procTree(id: number): ReadonlyMap<string, string> | undefined {
+    return this.attribution.get(id)?.tree;
   }
 
   async close(): Promise<void> {}

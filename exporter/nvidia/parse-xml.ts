@@ -74,6 +74,8 @@ export function parseQueryXml(text: string): ParseResult<XmlGpu> {
       };
       const used = bytes(p, "used_memory");
       if (used !== undefined) proc.usedMemoryBytes = used;
+      const gi = int(p, "gpu_instance_id"); // "N/A" outside MIG
+      if (gi !== undefined) proc.gpuInstanceId = gi;
       processes.push(proc);
     }
     items.push({
