@@ -106,7 +106,8 @@ describe("pre-rendered exposition", () => {
     const before = await (await fetch(`${e.url}/metrics`)).text();
     expect(sample(before, "gpu_temperature_celsius", { uuid: "GPU-extra" })).toBeUndefined();
     await e.tick();
-    for (const headers of [{}, { accept: PROMETHEUS_ACCEPT }]) {
+    const asks: Record<string, string>[] = [{}, { accept: PROMETHEUS_ACCEPT }];
+    for (const headers of asks) {
       const after = await (await fetch(`${e.url}/metrics`, { headers })).text();
       expect(sample(after, "gpu_temperature_celsius", { uuid: "GPU-extra" })).toBe(77);
     }
@@ -118,7 +119,7 @@ describe("pre-rendered exposition", () => {
 
   it("does not render on a scrape; a tick renders each format asked for once", async () => {
     const metrics = host0(e).metrics;
-    const variants = [
+    const variants: Record<string, string>[] = [
       {},
       { "accept-encoding": "gzip" },
       { accept: PROMETHEUS_ACCEPT },

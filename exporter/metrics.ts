@@ -47,7 +47,7 @@ const PER_GPU: [name: string, help: string, key: NumericKey][] = [
 ];
 
 export class HostMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry = new Registry();
   private readonly refreshers: ((view: StateView) => void)[] = [];
   private readonly hostInfo: HostInfoMetric;
   private readonly cache: ExpositionCache;
