@@ -7,8 +7,9 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "./log.ts";
 import { HostMetrics } from "./metrics.ts";
-import { Registry } from "./prom.ts";
+import { Gauge, Registry } from "./prom.ts";
 import { startExporter, type RunningExporter } from "./server.ts";
+import { HostState } from "./state.ts";
 import { sample } from "./test/helpers.ts";
 import { VERSION } from "./version.ts";
 
@@ -162,5 +163,31 @@ describe("a format nobody asked for", () => {
     } finally {
       await e.close();
     }
+  });
+});
+
+describe("a rendering that fails", () => {
+  it("keeps serving the last good body instead of failing the scrape", async () => {
+    const metrics = new HostMetrics({
+      hostInfo: { hostname: "h" },
+      compatDcgm: false,
+      version: "1",
+      log: silentLogger,
+    });
+    const state = new HostState({ staleAfterMs: 1e9, processTtlMs: 1e9, migTtlMs: 1e9 });
+    state.setGpu({ index: 0, uuid: "GPU-0", temperatureCelsius: 40, clockEvents: {} }, 0);
+    const good = await metrics.render(state.view(0));
+    expect(sample(good, "gpu_temperature_celsius")).toBe(40);
+    new Gauge({
+      name: "broken",
+      help: "throws while rendered",
+      registers: [metrics.registry],
+      collect() {
+        throw new Error("boom");
+      },
+    });
+    state.setGpu({ index: 0, uuid: "GPU-0", temperatureCelsius: 41, clockEvents: {} }, 0);
+    await metrics.publish(state.view(0));
+    expect((await metrics.exposition("text", false)).body.toString()).toBe(good);
   });
 });
