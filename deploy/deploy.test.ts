@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { EXPORTER_NODE_FLAGS } from "../bench/exporter/setup.ts";
+import { EXPORTER_NODE_FLAGS } from "../bench/exporter/node-flags.ts";
 
 // The deployment files cannot be built here; at least they parse and point at files that exist.
 

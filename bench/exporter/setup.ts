@@ -6,6 +6,8 @@ import { existsSync } from "node:fs";
 import { aptCommands } from "../../scripts/lib/test-setup.ts";
 import { WRK } from "./wrk.ts";
 
+export { EXPORTER_NODE_FLAGS } from "./node-flags.ts";
+
 export const NODE_EXPORTER = "/usr/bin/prometheus-node-exporter";
 export const EXPORTER_MAIN = "dist/exporter/main.js";
 
@@ -57,10 +59,3 @@ export function ensureTools(): ToolCheck {
   }
   return { missing, notes };
 }
-
-/**
- * V8 flags the exporter runs under everywhere (bench, Dockerfile, systemd unit): a 1 MiB young
- * generation and V8's memory-saving heap sizing keep it under 60 MiB resident while it renders
- * every second; without them the heap grows to ~100 MiB before V8 collects (bench/README.md).
- */
-export const EXPORTER_NODE_FLAGS = ["--max-semi-space-size=1", "--optimize-for-size"];
