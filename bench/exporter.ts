@@ -1,156 +1,258 @@
-// `npm run bench:exporter [-- --duration=60 --load=10 --connections=10]`: scrape latency and
-// throughput of the simulated exporter (8- and 64-GPU hosts) beside Debian's node_exporter,
-// then RSS and CPU over a soak at 1 s collection. Loopback only; prints markdown, asserts nothing.
-import { execFileSync } from "node:child_process";
-import { cpus } from "node:os";
+// `npm run bench:exporter [-- --soak] [--load=10] [--connections=8] [--gpus=64]`: builds the
+// compiled exporter, starts it (one simulated host) beside Debian's node_exporter with only its
+// loadavg and meminfo collectors and with its defaults, loads each in turn (same run, same
+// machine), and prints every goal of issue 27 next to its figure. --soak adds the 10-minute soak
+// at 1 s collection. Loopback only; prints markdown on stdout, progress on stderr.
+import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { hammer, scrapeShape, type LoadResult } from "./exporter/load.ts";
-import { freePort, sleep, start, stop, waitReady, type Child } from "./exporter/procs.ts";
-import { soak, type SoakSummary } from "./exporter/soak.ts";
-
-const NODE_EXPORTER = "/usr/bin/prometheus-node-exporter";
+import {
+  goalTable,
+  latencyGoal,
+  rssGoal,
+  soakGoal,
+  throughputGoal,
+  type Goal,
+  type SoakFigures,
+} from "./exporter/goals.ts";
+import {
+  freePort,
+  residentSplit,
+  sleep,
+  start,
+  stop,
+  waitReady,
+  type Child,
+} from "./exporter/procs.ts";
+import {
+  buildExporter,
+  ensureTools,
+  EXPORTER_MAIN,
+  EXPORTER_NODE_FLAGS,
+  NODE_EXPORTER,
+} from "./exporter/setup.ts";
+import { soak } from "./exporter/soak.ts";
+import { load, type LoadResult } from "./exporter/wrk.ts";
 
 const { values: args } = parseArgs({
   options: {
-    duration: { type: "string", default: "600" },
+    soak: { type: "boolean", default: false },
+    "soak-seconds": { type: "string", default: "600" },
     load: { type: "string", default: "10" },
-    connections: { type: "string", default: "10" },
+    connections: { type: "string", default: "8" },
+    gpus: { type: "string", default: "64" },
   },
 });
-const soakSeconds = Math.max(10, Number(args.duration) || 600);
 const loadSeconds = Math.max(1, Number(args.load) || 10);
-const connections = Math.max(1, Number(args.connections) || 10);
+const connections = Math.max(1, Number(args.connections) || 8);
+const gpus = Math.max(1, Number(args.gpus) || 64);
+const soakSeconds = Math.max(10, Number(args["soak-seconds"]) || 600);
+
+/** What Prometheus 2.x sends: OpenMetrics first, gzip always. */
+const PROMETHEUS_HEADERS = {
+  accept:
+    "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+  "accept-encoding": "gzip",
+};
+const ENCODINGS = [
+  { name: "no compression", headers: {} },
+  { name: "as Prometheus asks (OpenMetrics, gzip)", headers: PROMETHEUS_HEADERS },
+] as const;
 
 interface Target {
   name: string;
-  gpus: string;
   child: Child;
   url: string;
 }
 
-async function startExporter(name: string, gpusPerHost: number): Promise<Target> {
+const f1 = (n: number) => n.toFixed(1);
+const f2 = (n: number) => n.toFixed(2);
+const MiB = 1024 * 1024;
+const log = (line: string) => process.stderr.write(`bench:exporter: ${line}\n`);
+
+async function startOurs(name: string): Promise<Target> {
   const port = await freePort();
   const child = start(name, process.execPath, [
-    "--import",
-    "tsx",
-    "exporter/main.ts",
+    ...EXPORTER_NODE_FLAGS,
+    EXPORTER_MAIN,
     "--simulate",
     "--simulate.hosts=1",
-    `--simulate.gpus-per-host=${gpusPerHost}`,
+    `--simulate.gpus-per-host=${gpus}`,
     "--collect.interval=1s",
     "--log.level=warn",
     `--web.listen-address=127.0.0.1:${port}`,
   ]);
   const url = `http://127.0.0.1:${port}/metrics`;
   await waitReady(child, url);
-  return { name, gpus: String(gpusPerHost), child, url };
+  return { name, child, url };
 }
 
-async function startNodeExporter(): Promise<Target> {
+async function startNodeExporter(name: string, flags: string[]): Promise<Target> {
   const port = await freePort();
-  const child = start("node_exporter", NODE_EXPORTER, [`--web.listen-address=127.0.0.1:${port}`]);
+  const child = start(name, NODE_EXPORTER, [...flags, `--web.listen-address=127.0.0.1:${port}`]);
   const url = `http://127.0.0.1:${port}/metrics`;
   await waitReady(child, url);
-  return { name: `node_exporter ${nodeExporterVersion()} (Debian)`, gpus: "–", child, url };
+  return { name, child, url };
 }
 
-function nodeExporterVersion(): string {
-  try {
-    const text = execFileSync(NODE_EXPORTER, ["--version"], { stdio: "pipe" }).toString();
-    return /version (\S+)/.exec(text)?.[1] ?? "?";
-  } catch {
-    return "?";
-  }
+/** Peak resident set size (VmHWM) from /proc, bytes. */
+function peakRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0) * 1024;
 }
 
-const f1 = (n: number) => n.toFixed(1);
-const f2 = (n: number) => n.toFixed(2);
-const ratio = (a: number, b: number) => (b > 0 ? `${f2(a / b)}×` : "–");
-
-async function loadPhase(): Promise<string[]> {
-  const targets = [await startExporter("gpufleet exporter (simulated)", 8)];
-  targets.push(await startExporter("gpufleet exporter (simulated)", 64));
-  let node: Target | undefined;
-  try {
-    node = await startNodeExporter();
-    targets.push(node);
-  } catch (err) {
-    console.error(`node_exporter unavailable, compared with nothing: ${String(err)}`);
-  }
-  const rows: { t: Target; shape: { bytes: number; series: number }; r: LoadResult }[] = [];
-  for (const t of targets) {
-    await hammer(t.url, 1, 2); // warm-up: JIT, connection pools
-    const shape = await scrapeShape(t.url);
-    rows.push({ t, shape, r: await hammer(t.url, loadSeconds, connections) });
-    await sleep(500);
-  }
-  await Promise.all(targets.map((t) => stop(t.child)));
-  const base = rows.find((x) => x.t === node)?.r;
-  const out = [
-    `## Scrape latency and throughput (same run, ${connections} connections × ${loadSeconds} s each)`,
-    "",
-    "| target | GPUs | body KiB | samples | p50 ms | p99 ms | req/s | p50 vs node_exporter | req/s vs node_exporter | errors / non-2xx |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-  ];
-  for (const { t, shape, r } of rows) {
-    out.push(
-      `| ${t.name} | ${t.gpus} | ${f1(shape.bytes / 1024)} | ${shape.series} | ${f2(r.p50Ms)} | ${f2(r.p99Ms)} | ${f1(r.reqPerSec)} | ${base ? ratio(r.p50Ms, base.p50Ms) : "–"} | ${base ? ratio(r.reqPerSec, base.reqPerSec) : "–"} | ${r.errors} / ${r.non2xx} |`,
-    );
-  }
-  return out;
+async function bodySize(url: string, headers: Record<string, string>) {
+  // fetch asks for gzip by itself; wrk sends only the headers given
+  const res = await fetch(url, { headers: { "accept-encoding": "identity", ...headers } });
+  const text = await res.text();
+  const samples = text.split("\n").filter((l) => l !== "" && !l.startsWith("#")).length;
+  const encoded = Number(res.headers.get("content-length") ?? Buffer.byteLength(text));
+  return { encoded, samples };
 }
 
-async function soakPhase(): Promise<string[]> {
-  const targets = [await startExporter("exporter, 8 GPUs", 8)];
-  targets.push(await startExporter("exporter, 64 GPUs", 64));
-  const everyMs = Math.min(10_000, Math.max(2000, (soakSeconds * 1000) / 120));
-  let results: SoakSummary[];
+interface Row {
+  target: Target;
+  encoding: string;
+  kib: number;
+  samples: number;
+  r: LoadResult;
+}
+
+async function loadPhase(targets: Target[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const enc of ENCODINGS) {
+    for (const t of targets) {
+      log(`${t.name}, ${enc.name}: ${loadSeconds} s`);
+      const shape = await bodySize(t.url, enc.headers);
+      await load({ url: t.url, seconds: 2, connections, headers: enc.headers }); // warm-up
+      const r = await load({ url: t.url, seconds: loadSeconds, connections, headers: enc.headers });
+      rows.push({ target: t, encoding: enc.name, kib: shape.encoded / 1024, ...shape, r });
+      await sleep(500);
+    }
+  }
+  return rows;
+}
+
+async function soakPhase(): Promise<{ lines: string[]; figures: SoakFigures }> {
+  const t = await startOurs(`gpufleet exporter, ${gpus} GPUs`);
+  log(`soak: ${soakSeconds} s at 1 s collection, scraped every second (text and OpenMetrics+gzip)`);
+  let s;
   try {
-    results = await soak(
-      targets.map((t) => ({ child: t.child, url: t.url })),
-      soakSeconds,
-      everyMs,
-      5000,
-    );
+    [s] = await soak([{ child: t.child, url: t.url }], soakSeconds, 5000, 1000, [
+      {},
+      PROMETHEUS_HEADERS,
+    ]);
   } finally {
-    await Promise.all(targets.map((t) => stop(t.child)));
+    await stop(t.child);
   }
-  const out = [
-    `## Soak: ${soakSeconds} s at 1 s collection, scraped every 5 s, RSS sampled every ${f1(everyMs / 1000)} s`,
+  if (!s) throw new Error("soak returned no summary");
+  const lines = [
+    `## Soak: ${soakSeconds} s at 1 s collection, scraped every second, RSS sampled every 5 s`,
     "",
-    "| process | RSS start MiB | RSS end MiB | RSS max MiB | RSS slope MiB/h | CPU s | CPU % of a core | scrapes ok / failed |",
+    "| process | RSS start MiB | RSS after 1 min | RSS end MiB | RSS max MiB | slope MiB/h (after the first fifth) | CPU % of a core | scrapes ok / failed |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",
+    `| ${s.name} | ${f1(s.rssStartMiB)} | ${f1(s.rssWarmMiB)} | ${f1(s.rssEndMiB)} | ${f1(s.rssMaxMiB)} | ${f1(s.slopeMiBPerHour)} | ${f1(s.cpuPercent)} | ${s.scrapes} / ${s.scrapeErrors} |`,
   ];
-  for (const s of results) {
-    out.push(
-      `| ${s.name} | ${f1(s.rssStartMiB)} | ${f1(s.rssEndMiB)} | ${f1(s.rssMaxMiB)} | ${f1(s.slopeMiBPerHour)} | ${f2(s.cpuSeconds)} | ${f1(s.cpuPercent)} | ${s.scrapes} / ${s.scrapeErrors} |`,
-    );
-  }
-  out.push(
-    "",
-    "The slope is fitted after the first fifth of the run (warm-up); over a short run it mostly",
-    "shows heap growth before the first major GC, not a leak.",
-  );
-  return out;
+  const figures = {
+    seconds: soakSeconds,
+    startMiB: s.rssStartMiB,
+    warmMiB: s.rssWarmMiB,
+    endMiB: s.rssEndMiB,
+    maxMiB: s.rssMaxMiB,
+  };
+  return { lines, figures };
 }
 
 async function main(): Promise<void> {
-  const cpu = cpus()[0]?.model ?? "unknown CPU";
-  const header = [
+  log("building the exporter (npm run build:exporter)");
+  const buildSeconds = buildExporter();
+  const tools = ensureTools();
+  tools.notes.forEach(log);
+  const haveNode = !tools.missing.includes("prometheus-node-exporter");
+  const whyNoNode = "prometheus-node-exporter is not installed (see the note above the tables)";
+
+  const ours = await startOurs(`gpufleet exporter (compiled), ${gpus} GPUs`);
+  const targets = [ours];
+  let two: Target | undefined;
+  if (haveNode) {
+    two = await startNodeExporter("node_exporter, loadavg + meminfo", [
+      "--collector.disable-defaults",
+      "--collector.loadavg",
+      "--collector.meminfo",
+    ]);
+    targets.push(two, await startNodeExporter("node_exporter, default collectors", []));
+  }
+  // Node itself, idle, under the same flags: the floor under the exporter's resident memory
+  const idle = start("node (idle)", process.execPath, [
+    ...EXPORTER_NODE_FLAGS,
+    "-e",
+    "setInterval(() => {}, 1 << 30)",
+  ]);
+  const loadBefore = loadavg()[0] ?? 0;
+  let rows: Row[];
+  let mem: ReturnType<typeof residentSplit>;
+  let idleMem: ReturnType<typeof residentSplit>;
+  let peak: number;
+  try {
+    rows = await loadPhase(targets);
+    await sleep(2000); // a tick or two after the load: what it holds, not a mid-GC peak
+    mem = residentSplit(ours.child.pid);
+    peak = peakRss(ours.child.pid);
+    idleMem = residentSplit(idle.pid);
+  } finally {
+    await Promise.all([...targets.map((t) => stop(t.child)), stop(idle)]);
+  }
+  const rss = mem.rss;
+  const memNote =
+    `${f1(mem.fileBacked / MiB)} MiB of it is file-backed (node's binary, shared with other ` +
+    `node processes), ${f1(mem.anonymous / MiB)} MiB its own; an idle node: ` +
+    `${f1(idleMem.rss / MiB)} MiB (${f1(idleMem.fileBacked / MiB)} file-backed)`;
+  const loadAfter = loadavg()[0] ?? 0;
+  const soaked = args.soak ? await soakPhase() : undefined;
+
+  const context = `1-min load average ${f1(loadBefore)} → ${f1(loadAfter)} on ${cpus().length} cores (the load generator and other work share them)`;
+  const goals: Goal[] = [];
+  for (const enc of ENCODINGS) {
+    const mine = rows.find((x) => x.target === ours && x.encoding === enc.name)?.r;
+    const base = rows.find((x) => x.target === two && x.encoding === enc.name)?.r;
+    if (!mine) continue;
+    goals.push(throughputGoal(enc.name, mine, base, whyNoNode));
+    goals.push(latencyGoal(enc.name, mine, context));
+  }
+  goals.push(rssGoal(rss / MiB, peak / MiB, memNote), soakGoal(soaked?.figures));
+
+  const tool = rows[0]?.r.tool ?? "?";
+  const out = [
     "# gpufleet exporter benchmark",
     "",
-    `${new Date().toISOString()} · node ${process.version} · ${cpus().length} × ${cpu} · loopback 127.0.0.1`,
+    `${new Date().toISOString()} · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? "?"} · loopback 127.0.0.1 · ${context}`,
     "",
-    "Exporter: `exporter/main.ts --simulate` (simulated host 0: p4d.24xlarge; 64 GPUs via",
-    "`--simulate.gpus-per-host=64`), run with `node --import tsx`. autocannon runs in this",
-    "process, so on few cores it competes with the target for CPU.",
+    `Exporter: \`node ${EXPORTER_NODE_FLAGS.join(" ")} ${EXPORTER_MAIN} --simulate --simulate.hosts=1 --simulate.gpus-per-host=${gpus} --collect.interval=1s\`, built first (${f1(buildSeconds)} s).`,
+    `Load: ${tool}${tool === "wrk" ? " (1 thread)" : ""}, ${connections} connections, ${loadSeconds} s per target and encoding after a 2 s warm-up; the targets run side by side, loaded one at a time.`,
+    ...tools.notes.map((n) => `Note: ${n}`),
+    "",
+    "## Goals (issue 27)",
+    "",
+    ...goalTable(goals),
+    "",
+    "## Scrape throughput and latency",
+    "",
+    "| target | encoding | body KiB sent | samples | req/s | p50 ms | p99 ms | req/s vs node_exporter (loadavg+meminfo) | errors / non-2xx |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(({ target, encoding, kib, samples, r }) => {
+      const base = rows.find((x) => x.target === two && x.encoding === encoding)?.r;
+      const vs = base ? `${f2(r.reqPerSec / base.reqPerSec)}×` : "not run";
+      return `| ${target.name} | ${encoding} | ${f1(kib)} | ${samples} | ${f1(r.reqPerSec)} | ${f2(r.p50Ms)} | ${f2(r.p99Ms)} | ${vs} | ${r.errors} / ${r.non2xx} |`;
+    }),
+    "",
+    `gpufleet exporter resident after the load phase: ${f1(rss / MiB)} MiB (peak ${f1(peak / MiB)} MiB); ${memNote}.`,
+    "",
+    ...(soaked
+      ? soaked.lines
+      : ["Soak not run in this invocation: `npm run bench:exporter -- --soak`."]),
     "",
   ];
-  console.error(`load phase: ${loadSeconds} s per target…`);
-  const load = await loadPhase();
-  console.error(`soak phase: ${soakSeconds} s…`);
-  const soaked = await soakPhase();
-  process.stdout.write([...header, ...load, "", ...soaked, ""].join("\n"));
+  process.stdout.write(out.join("\n"));
 }
 
 main().then(

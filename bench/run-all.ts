@@ -32,7 +32,7 @@ if (only.has("fleet"))
  * Sections other benches write into the same file (their own npm scripts, not run here): kept as
  * they are, so `npm run bench` does not erase their figures.
  */
-const KEPT = ["## Price-list import", "## Load: concurrent clients"];
+const KEPT = ["## Exporter (", "## Price-list import", "## Load: concurrent clients"];
 function keptSections(file: string): string[] {
   if (!existsSync(file)) return [];
   const parts = readFileSync(file, "utf8").split(/\n(?=## )/);

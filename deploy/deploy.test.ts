@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
+import { EXPORTER_NODE_FLAGS } from "../bench/exporter/node-flags.ts";
 
 // The deployment files cannot be built here; at least they parse and point at files that exist.
 
@@ -36,13 +37,22 @@ describe("deploy/", () => {
           expect(existsSync(join(DEPLOY, v.split(":")[0] ?? "")), v).toBe(true);
   });
 
-  it("runs the exporter entry point the build produces", () => {
-    expect(readFileSync(join(DEPLOY, "Dockerfile.exporter"), "utf8")).toMatch(
-      /ENTRYPOINT \["node", "exporter\/main\.js"\]/,
+  it("runs the compiled exporter, under the V8 flags the benchmark measured", () => {
+    const flags = EXPORTER_NODE_FLAGS.map((f) => `"${f}"`).join(", ");
+    expect(readFileSync(join(DEPLOY, "Dockerfile.exporter"), "utf8")).toContain(
+      `ENTRYPOINT ["node", ${flags}, "exporter/main.js"]`,
     );
     expect(existsSync(join(ROOT, "exporter/main.ts"))).toBe(true);
     expect(readFileSync(join(DEPLOY, "gpu-exporter.service"), "utf8")).toMatch(
-      /ExecStart=\/usr\/bin\/node \/opt\/gpufleet\/dist\/exporter\/main\.js/,
+      new RegExp(
+        `^ExecStart=/usr/bin/node ${EXPORTER_NODE_FLAGS.join(" ")} /opt/gpufleet/dist/exporter/main\\.js$`,
+        "m",
+      ),
     );
+    // the DaemonSet runs the image's entry point: arguments only, no command of its own
+    const ds = parse(readFileSync(join(DEPLOY, "k8s/exporter-daemonset.yaml"), "utf8")) as {
+      spec: { template: { spec: { containers: { command?: string[]; args: string[] }[] } } };
+    };
+    for (const c of ds.spec.template.spec.containers) expect(c.command).toBeUndefined();
   });
 });

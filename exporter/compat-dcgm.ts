@@ -2,7 +2,7 @@
 // Grafana dashboards built for dcgm-exporter work unchanged. dcgm-exporter's camelCase
 // modelName label is part of that contract even though promtool's lint dislikes it.
 
-import { Gauge, type Registry } from "prom-client";
+import { Gauge, type Registry } from "./prom.ts";
 import { lazyGpuGauges } from "./metrics-efficiency.ts";
 import type { GpuReading, ProfilingKey } from "./readings.ts";
 import type { StateView } from "./state.ts";

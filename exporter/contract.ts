@@ -1,5 +1,5 @@
 // The metric contract: every metric and label name the exporter serves and the app reads, written
-// once. The exporter (exporter/metrics.ts) registers these names; the app's PromQL
+// once. The exporter (exporter/metrics*.ts) registers its series under these names; the app's PromQL
 // (lib/metrics/prometheus/) and exposition reader (lib/ingest/snapshot.ts) query them. A rename
 // here is a rename everywhere; docs/architecture.md lists the contract for people.
 
@@ -30,11 +30,19 @@ export const METRIC = {
   /** spot hosts: 1 once the provider announced a reclaim, and the announced unix time */
   interruptionPending: "gpu_host_interruption_pending",
   interruptionTime: "gpu_host_interruption_time_seconds",
-  /** vGPU guests: 1 while licensed */
+  /** vGPU guests: 1 while licensed, and when the held licence expires */
   vgpuLicensed: "gpu_vgpu_licensed",
-  /** DCGM profiling, where the hardware gives it (0-1) */
+  vgpuLicenseExpiry: "gpu_vgpu_license_expiry_timestamp_seconds",
+  /** DCGM profiling, where the hardware gives it (ratios 0-1, rates in bytes per second) */
   smActive: "gpu_sm_active_ratio",
+  smOccupancy: "gpu_sm_occupancy_ratio",
   tensorActive: "gpu_tensor_active_ratio",
+  dramActive: "gpu_dram_active_ratio",
+  graphicsEngineActive: "gpu_graphics_engine_active_ratio",
+  pcieTx: "gpu_pcie_tx_bytes_per_second",
+  pcieRx: "gpu_pcie_rx_bytes_per_second",
+  nvlinkTx: "gpu_nvlink_tx_bytes_per_second",
+  nvlinkRx: "gpu_nvlink_rx_bytes_per_second",
   buildInfo: "gpu_exporter_build_info",
   collectorSuccess: "gpu_exporter_collector_success",
   collectorDuration: "gpu_exporter_collector_duration_seconds",

@@ -2,13 +2,10 @@
 // /healthz (never behind auth, for load balancers and probes) and a small landing page.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { promisify } from "node:util";
-import { gzip as gzipCb } from "node:zlib";
 import type { Host } from "./collect.ts";
+import { CONTENT_TYPE } from "./exposition.ts";
 import type { Logger } from "./log.ts";
-
-const gzip = promisify(gzipCb);
-const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+import { acceptsGzip, negotiateFormat } from "./negotiate.ts";
 
 export interface HandlerOptions {
   hosts: Host[];
@@ -49,17 +46,17 @@ export function createHandler(opts: HandlerOptions) {
       },
     }));
 
+  // the body was rendered at the last collection tick (HostMetrics.publish): nothing to render
   const metrics = async (req: IncomingMessage, res: ServerResponse, host: Host) => {
-    const body = await host.metrics.render(host.state.view(Date.now()));
-    const headers: Record<string, string> = { "content-type": CONTENT_TYPE };
-    if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) && body.length > 1024) {
-      headers["content-encoding"] = "gzip";
-      res.writeHead(200, headers);
-      res.end(await gzip(body));
-    } else {
-      res.writeHead(200, headers);
-      res.end(body);
-    }
+    const format = negotiateFormat(req.headers.accept);
+    const out = await host.metrics.exposition(format, acceptsGzip(req.headers["accept-encoding"]));
+    res.writeHead(200, {
+      "content-type": CONTENT_TYPE[format],
+      "content-length": out.body.length,
+      vary: "Accept, Accept-Encoding",
+      ...(out.gzipped ? { "content-encoding": "gzip" } : {}),
+    });
+    res.end(out.body);
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {

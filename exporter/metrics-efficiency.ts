@@ -2,53 +2,54 @@
 // reads 100 %), SM active says how much of the GPU kernels used. Each gauge registers the first
 // time a GPU reports it, so hosts without profiling show neither series nor an empty HELP.
 
-import { Gauge, type Registry } from "prom-client";
+import { METRIC } from "./contract.ts";
+import { Gauge, type Registry } from "./prom.ts";
 import type { GpuReading, ProfilingKey } from "./readings.ts";
 import type { StateView } from "./state.ts";
 
 export const EFFICIENCY_METRICS: readonly [name: string, help: string, key: ProfilingKey][] = [
   [
-    "gpu_sm_active_ratio",
+    METRIC.smActive,
     "Fraction of cycles an SM had at least one warp assigned, averaged over all SMs, 0-1 (DCGM profiling).",
     "smActiveRatio",
   ],
   [
-    "gpu_sm_occupancy_ratio",
+    METRIC.smOccupancy,
     "Warps resident on an SM as a fraction of the maximum, averaged over all SMs, 0-1 (DCGM profiling).",
     "smOccupancyRatio",
   ],
   [
-    "gpu_tensor_active_ratio",
+    METRIC.tensorActive,
     "Fraction of cycles the tensor (HMMA) pipe was active, 0-1 (DCGM profiling).",
     "tensorActiveRatio",
   ],
   [
-    "gpu_dram_active_ratio",
+    METRIC.dramActive,
     "Fraction of cycles device memory was sending or receiving data, 0-1 (DCGM profiling).",
     "dramActiveRatio",
   ],
   [
-    "gpu_graphics_engine_active_ratio",
+    METRIC.graphicsEngineActive,
     "Fraction of time the graphics/compute engine was active, 0-1 (DCGM profiling).",
     "graphicsEngineActiveRatio",
   ],
   [
-    "gpu_pcie_tx_bytes_per_second",
+    METRIC.pcieTx,
     "Bytes per second the GPU sent over PCIe, headers included, averaged over DCGM's sampling interval.",
     "pcieTxBytesPerSecond",
   ],
   [
-    "gpu_pcie_rx_bytes_per_second",
+    METRIC.pcieRx,
     "Bytes per second the GPU received over PCIe, headers included, averaged over DCGM's sampling interval.",
     "pcieRxBytesPerSecond",
   ],
   [
-    "gpu_nvlink_tx_bytes_per_second",
+    METRIC.nvlinkTx,
     "Bytes per second the GPU sent over all its NVLinks, averaged over DCGM's sampling interval.",
     "nvlinkTxBytesPerSecond",
   ],
   [
-    "gpu_nvlink_rx_bytes_per_second",
+    METRIC.nvlinkRx,
     "Bytes per second the GPU received over all its NVLinks, averaged over DCGM's sampling interval.",
     "nvlinkRxBytesPerSecond",
   ],

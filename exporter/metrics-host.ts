@@ -1,7 +1,8 @@
 // gpu_host_info, whose values can change when the cloud metadata is read again, and on spot
 // hosts the provider's interruption notice. Both are read from memory; a scrape does no I/O.
 
-import { Gauge, type Registry } from "prom-client";
+import { METRIC } from "./contract.ts";
+import { Gauge, type Registry } from "./prom.ts";
 import type { StateView } from "./state.ts";
 
 export const HOST_LABELS = [
@@ -24,7 +25,7 @@ export class HostInfoMetric {
   constructor(registry: Registry, info: Record<string, string>) {
     this.names = new Set(Object.keys(info));
     this.gauge = new Gauge({
-      name: "gpu_host_info",
+      name: METRIC.hostInfo,
       help: "The host these GPUs belong to, for pricing and ownership; always 1.",
       labelNames: [...this.names],
       registers: [registry],
@@ -46,12 +47,12 @@ export class HostInfoMetric {
 /** gpu_host_interruption_*: registered only while the host is spot (the state has a notice). */
 export function createInterruptionMetrics(registry: Registry): (view: StateView) => void {
   const pending = new Gauge({
-    name: "gpu_host_interruption_pending",
+    name: METRIC.interruptionPending,
     help: "1 once the provider announced a spot reclaim or preemption of this host, else 0.",
     registers: [],
   });
   const time = new Gauge({
-    name: "gpu_host_interruption_time_seconds",
+    name: METRIC.interruptionTime,
     help: "Unix time of the announced interruption (when first seen if the provider gives none); 0 when none is pending.",
     registers: [],
   });
@@ -60,8 +61,8 @@ export function createInterruptionMetrics(registry: Registry): (view: StateView)
     const notice = view.interruption;
     if (!notice) {
       if (registered) {
-        registry.removeSingleMetric("gpu_host_interruption_pending");
-        registry.removeSingleMetric("gpu_host_interruption_time_seconds");
+        registry.removeSingleMetric(METRIC.interruptionPending);
+        registry.removeSingleMetric(METRIC.interruptionTime);
         registered = false;
       }
       return;

@@ -2,18 +2,19 @@
 // licence lapses is throttled by the driver, so an unlicensed GPU explains a "slow" one. The
 // series are registered only once a GPU reports a licence, so other hosts show no empty HELP.
 
-import { Gauge, type Registry } from "prom-client";
+import { METRIC } from "./contract.ts";
+import { Gauge, type Registry } from "./prom.ts";
 import type { StateView } from "./state.ts";
 
 export function createVgpuMetrics(registry: Registry): (view: StateView) => void {
   const licensed = new Gauge({
-    name: "gpu_vgpu_licensed",
+    name: METRIC.vgpuLicensed,
     help: "1 while the vGPU software licence is held, 0 while unlicensed (vGPU guests only).",
     labelNames: ["gpu", "uuid", "licensed_product"],
     registers: [],
   });
   const expiry = new Gauge({
-    name: "gpu_vgpu_license_expiry_timestamp_seconds",
+    name: METRIC.vgpuLicenseExpiry,
     help: "Unix time at which the held vGPU licence expires, where the driver reports it.",
     labelNames: ["gpu", "uuid"],
     registers: [],

@@ -1,11 +1,12 @@
-// One prom-client registry per host, filled from that host's last collected state just before
-// a scrape renders it: a scrape copies numbers from memory and never does I/O. The copy is
-// wrapped so that nothing in it can fail the scrape.
+// One prom-client registry per host, filled from that host's collected state once per
+// collection tick and rendered then (exposition.ts): a scrape sends a ready buffer, renders
+// nothing and never does I/O. The copy is wrapped so that nothing in it can fail the scrape.
 
-import { Counter, Gauge, Registry } from "prom-client";
+import { HOLDER_LABELS, METRIC } from "./contract.ts";
+import { Counter, Gauge, Registry } from "./prom.ts";
 import { createDcgmCompat } from "./compat-dcgm.ts";
-import { HOLDER_LABELS } from "./contract.ts";
 import { holderLabels } from "./holders/holder.ts";
+import { ExpositionCache, type Exposition, type Format } from "./exposition.ts";
 import type { Logger } from "./log.ts";
 import { createEfficiencyMetrics } from "./metrics-efficiency.ts";
 import { HOST_LABELS, HostInfoMetric, createInterruptionMetrics } from "./metrics-host.ts";
@@ -28,44 +29,38 @@ type NumericKey = {
 }[keyof GpuReading];
 
 const PER_GPU: [name: string, help: string, key: NumericKey][] = [
+  [METRIC.util, "Fraction of time a kernel ran on the GPU (SM busy), 0-1.", "utilizationRatio"],
   [
-    "gpu_utilization_ratio",
-    "Fraction of time a kernel ran on the GPU (SM busy), 0-1.",
-    "utilizationRatio",
-  ],
-  [
-    "gpu_memory_utilization_ratio",
+    METRIC.memUtil,
     "Fraction of time device memory was read or written, 0-1.",
     "memoryUtilizationRatio",
   ],
-  ["gpu_memory_total_bytes", "Framebuffer memory installed.", "memoryTotalBytes"],
-  ["gpu_memory_used_bytes", "Framebuffer memory allocated.", "memoryUsedBytes"],
-  ["gpu_memory_free_bytes", "Framebuffer memory free.", "memoryFreeBytes"],
-  ["gpu_temperature_celsius", "GPU core temperature.", "temperatureCelsius"],
-  ["gpu_power_draw_watts", "Power drawn by the board.", "powerDrawWatts"],
-  ["gpu_power_limit_watts", "Power limit enforced on the board.", "powerLimitWatts"],
-  ["gpu_sm_clock_hertz", "Current SM clock.", "smClockHertz"],
-  ["gpu_memory_clock_hertz", "Current memory clock.", "memoryClockHertz"],
-  ["gpu_fan_speed_ratio", "Intended fan speed as a fraction of its maximum, 0-1.", "fanSpeedRatio"],
-  [
-    "gpu_performance_state",
-    "Performance state, 0 (P0, maximum) to 15 (P15, minimum).",
-    "performanceState",
-  ],
+  [METRIC.memTotal, "Framebuffer memory installed.", "memoryTotalBytes"],
+  [METRIC.memUsed, "Framebuffer memory allocated.", "memoryUsedBytes"],
+  [METRIC.memFree, "Framebuffer memory free.", "memoryFreeBytes"],
+  [METRIC.temp, "GPU core temperature.", "temperatureCelsius"],
+  [METRIC.power, "Power drawn by the board.", "powerDrawWatts"],
+  [METRIC.powerLimit, "Power limit enforced on the board.", "powerLimitWatts"],
+  [METRIC.smClock, "Current SM clock.", "smClockHertz"],
+  [METRIC.memClock, "Current memory clock.", "memoryClockHertz"],
+  [METRIC.fanSpeed, "Intended fan speed as a fraction of its maximum, 0-1.", "fanSpeedRatio"],
+  [METRIC.pstate, "Performance state, 0 (P0, maximum) to 15 (P15, minimum).", "performanceState"],
 ];
 
 export class HostMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry = new Registry();
   private readonly refreshers: ((view: StateView) => void)[] = [];
   private readonly hostInfo: HostInfoMetric;
+  private readonly cache: ExpositionCache;
 
   constructor(private readonly opts: HostMetricsOptions) {
+    this.cache = new ExpositionCache(this.registry, opts.log);
     const r = [this.registry];
     const g = ["gpu", "uuid"];
     const label = (x: GpuReading) => ({ gpu: String(x.index), uuid: x.uuid });
 
     const info = new Gauge({
-      name: "gpu_info",
+      name: METRIC.gpuInfo,
       help: "GPU identity; always 1.",
       labelNames: [...g, "name", "pci_bus_id", "driver_version", "mig_mode", "virtualization_mode"],
       registers: r,
@@ -74,13 +69,13 @@ export class HostMetrics {
       ([name, help, key]) => [new Gauge({ name, help, labelNames: g, registers: r }), key] as const,
     );
     const ecc = new Counter({
-      name: "gpu_ecc_errors_total",
+      name: METRIC.ecc,
       help: "ECC errors since the driver loaded (volatile count).",
       labelNames: [...g, "type"],
       registers: r,
     });
     const events = new Gauge({
-      name: "gpu_clock_event_active",
+      name: METRIC.clockEvent,
       help: "1 while this clock event (throttle) reason holds clocks down, else 0.",
       labelNames: [...g, "reason"],
       registers: r,
@@ -130,26 +125,26 @@ export class HostMetrics {
   private addProcessesAndMig(): void {
     const r = [this.registry];
     const count = new Gauge({
-      name: "gpu_processes",
+      name: METRIC.processes,
       help: "Compute processes running on the GPU.",
       labelNames: ["gpu", "uuid"],
       registers: r,
     });
     const procMem = new Gauge({
-      name: "gpu_process_memory_used_bytes",
+      name: METRIC.processMemory,
       help: "GPU memory used by a compute process.",
       labelNames: ["gpu", "uuid", "pid", "process_name", "gpu_instance_id", ...HOLDER_LABELS],
       registers: r,
     });
     const migLabels = ["gpu", "uuid", "gpu_instance_id", "mig_profile"];
     const migUsed = new Gauge({
-      name: "gpu_mig_memory_used_bytes",
+      name: METRIC.migMemUsed,
       help: "Memory used in a MIG GPU instance.",
       labelNames: migLabels,
       registers: r,
     });
     const migTotal = new Gauge({
-      name: "gpu_mig_memory_total_bytes",
+      name: METRIC.migMemTotal,
       help: "Memory of a MIG GPU instance.",
       labelNames: migLabels,
       registers: r,
@@ -189,20 +184,20 @@ export class HostMetrics {
   private addSelfMetrics(): void {
     const r = [this.registry];
     const build = new Gauge({
-      name: "gpu_exporter_build_info",
+      name: METRIC.buildInfo,
       help: "Exporter build; always 1.",
       labelNames: ["version", "node_version"],
       registers: r,
     });
     build.set({ version: this.opts.version, node_version: process.version }, 1);
     const success = new Gauge({
-      name: "gpu_exporter_collector_success",
+      name: METRIC.collectorSuccess,
       help: "1 if the collector's last run succeeded, else 0.",
       labelNames: ["collector"],
       registers: r,
     });
     const duration = new Gauge({
-      name: "gpu_exporter_collector_duration_seconds",
+      name: METRIC.collectorDuration,
       help: "How long the collector's last run took.",
       labelNames: ["collector"],
       registers: r,
@@ -217,13 +212,39 @@ export class HostMetrics {
     });
   }
 
-  /** New gpu_host_info values (cloud metadata read again); the label names stay. */
-  setHostInfo(info: Record<string, string>): void {
-    this.hostInfo.set(info);
+  /**
+   * New gpu_host_info values (cloud metadata read again; the label names stay), published at once
+   * with the state in `view` (host_detect's success) rather than at the next tick.
+   */
+  setHostInfo(info: Record<string, string>, view?: StateView): Promise<void> {
+    return this.cache.publish(() => {
+      this.hostInfo.set(info);
+      if (view) this.refresh(view);
+    });
   }
 
-  /** Copy the state into the registry and render it; never throws. */
+  /** Copy the state into the registry and render what scrapers ask for; never rejects. */
+  publish(view: StateView): Promise<void> {
+    return this.cache.publish(() => this.refresh(view));
+  }
+
+  /** The body a scrape gets: made at the last publish (or now, the first time it is asked for). */
+  exposition(format: Format, acceptGzip: boolean): Promise<Exposition> {
+    return this.cache.get(format, acceptGzip);
+  }
+
+  /** registry renderings so far (tests: a scrape adds none) */
+  get renders(): number {
+    return this.cache.renders;
+  }
+
+  /** publish(view), then the text body (tests and golden files). */
   async render(view: StateView): Promise<string> {
+    await this.publish(view);
+    return (await this.exposition("text", false)).body.toString("utf8");
+  }
+
+  private refresh(view: StateView): void {
     for (const refresh of this.refreshers) {
       try {
         refresh(view);
@@ -231,6 +252,5 @@ export class HostMetrics {
         this.opts.log.limited(`refresh:${String(err)}`, "error", "metric refresh failed", { err });
       }
     }
-    return this.registry.metrics();
   }
 }

@@ -9,7 +9,7 @@ import { startHostRuntime, type HostRuntime } from "./host/runtime.ts";
 import { createHandler } from "./http.ts";
 import { createLogger } from "./log.ts";
 import { buildSource } from "./sources.ts";
-import { createBasicAuth, loadWebConfig, type WebConfig } from "./webconfig.ts";
+import type { WebConfig } from "./webconfig.ts";
 
 export type { ExporterOptions } from "./config.ts";
 
@@ -20,7 +20,7 @@ export interface RunningExporter {
   hosts: Host[];
   /** cloud metadata detection and spot notices (host 0); undefined with --host.detect=none */
   detection?: HostRuntime;
-  /** run one collection now (tests); the schedule keeps running too */
+  /** run one collection and render its exposition now (tests); the schedule keeps running too */
   tick(): Promise<void>;
   close(): Promise<void>;
 }
@@ -38,7 +38,10 @@ function listen(server: Server, port: number, host: string | undefined): Promise
 export async function startExporter(options: ExporterOptions = {}): Promise<RunningExporter> {
   const cfg = resolveConfig(options);
   const log = cfg.logger ?? createLogger({ minLevel: cfg.logLevel });
-  const web: WebConfig = cfg.webConfigFile ? loadWebConfig(cfg.webConfigFile) : { headers: {} };
+  // loaded only with --web.config.file: its YAML, schema and bcrypt code cost ~15 MiB resident
+  const webMod = cfg.webConfigFile ? await import("./webconfig.ts") : undefined;
+  const web: WebConfig =
+    webMod && cfg.webConfigFile ? webMod.loadWebConfig(cfg.webConfigFile) : { headers: {} };
   const bind = parseListenAddress(cfg.listenAddress);
   const source: Source = buildSource(cfg, log);
   const host0 = source.hosts[0];
@@ -55,7 +58,7 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
   const handler = createHandler({
     hosts: source.hosts,
     telemetryPath: cfg.telemetryPath,
-    auth: web.users ? createBasicAuth(web.users) : undefined,
+    auth: web.users && webMod ? webMod.createBasicAuth(web.users) : undefined,
     headers: web.headers,
     targetAddress: () => `${targetHost ?? "127.0.0.1"}:${port}`,
     tls: web.tls !== undefined,
@@ -63,12 +66,27 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
   });
   const server: Server = web.tls ? createHttpsServer(web.tls, handler) : createHttpServer(handler);
 
+  // Each tick collects, then renders every host's exposition once (HostMetrics.publish); scrapes
+  // serve that. A source still busy from the last tick does not hold the bodies back: they are
+  // made from the state as it is, so a source that stopped answering still goes stale on time.
+  const publish = async (): Promise<void> => {
+    const now = Date.now();
+    await Promise.all(source.hosts.map((h) => h.metrics.publish(h.state.view(now))));
+  };
   let ticking: Promise<void> | undefined;
   const tick = (): Promise<void> => {
-    ticking ??= source
-      .tick(Date.now())
-      .catch((err: unknown) => log.log("error", "collection tick failed", { err: String(err) }))
-      .finally(() => (ticking = undefined));
+    if (ticking) {
+      void publish();
+      return ticking;
+    }
+    ticking = (async () => {
+      try {
+        await source.tick(Date.now());
+      } catch (err) {
+        log.log("error", "collection tick failed", { err: String(err) });
+      }
+      await publish();
+    })().finally(() => (ticking = undefined));
     return ticking;
   };
 

@@ -124,3 +124,13 @@ export function usage(pid: number): Usage {
   const ticks = Number(rest[11] ?? 0) + Number(rest[12] ?? 0);
   return { rss: rssKb * 1024, cpuSeconds: ticks / ticksPerSecond() };
 }
+
+/** Resident memory split (Linux smaps_rollup): file-backed pages (the binary, shared) vs anonymous. */
+export function residentSplit(pid: number): { rss: number; fileBacked: number; anonymous: number } {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? 0) * 1024;
+  const rss = kb("Rss");
+  const anonymous = kb("Anonymous");
+  return { rss, fileBacked: rss - anonymous, anonymous };
+}

@@ -20,6 +20,7 @@ describe("soak summary", () => {
     expect(s.rssStartMiB).toBe(100);
     expect(s.rssEndMiB).toBe(110);
     expect(s.rssMaxMiB).toBe(110);
+    expect(s.rssWarmMiB).toBe(101); // the first sample a minute in
     expect(s.slopeMiBPerHour).toBeCloseTo(60);
     expect(s.cpuSeconds).toBe(30);
     expect(s.cpuPercent).toBeCloseTo(5);

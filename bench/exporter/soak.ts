@@ -13,6 +13,8 @@ export interface SoakSummary {
   rssStartMiB: number;
   rssEndMiB: number;
   rssMaxMiB: number;
+  /** RSS at the first sample a minute or more into the run (after JIT and heap sizing) */
+  rssWarmMiB: number;
   /** least-squares slope over the run after its first fifth (warm-up), MiB per hour */
   slopeMiBPerHour: number;
   cpuSeconds: number;
@@ -54,6 +56,7 @@ export function summarise(
     rssStartMiB: first.rss / MiB,
     rssEndMiB: last.rss / MiB,
     rssMaxMiB: Math.max(...points.map((p) => p.rss)) / MiB,
+    rssWarmMiB: (points.find((p) => p.t - first.t >= 60_000) ?? last).rss / MiB,
     slopeMiBPerHour: perMs * 3_600_000,
     cpuSeconds: cpu,
     cpuPercent: span > 0 ? (cpu / (span / 1000)) * 100 : 0,
@@ -62,18 +65,23 @@ export function summarise(
   };
 }
 
-/** Samples each child every `everyMs` and scrapes its URL every `scrapeMs` for `seconds`. */
+/**
+ * Samples each child every `everyMs` and scrapes its URL every `scrapeMs` for `seconds`, once
+ * with each set of request headers (e.g. text and OpenMetrics, as different scrapers ask).
+ */
 export async function soak(
   targets: readonly { child: Child; url: string }[],
   seconds: number,
   everyMs: number,
   scrapeMs: number,
+  scrapeHeaders: readonly Record<string, string>[] = [{}],
 ): Promise<SoakSummary[]> {
   const points = targets.map(() => [] as SoakPoint[]);
   const scrapes = targets.map(() => ({ ok: 0, bad: 0 }));
   const started = Date.now();
   const end = started + seconds * 1000;
   let nextScrape = started;
+  let nextSample = started + everyMs;
   const take = () =>
     targets.forEach(({ child }, i) => points[i]?.push({ t: Date.now(), ...usage(child.pid) }));
   take();
@@ -84,19 +92,26 @@ export async function soak(
         targets.map(async ({ url }, i) => {
           const counter = scrapes[i];
           if (!counter) return;
-          try {
-            const res = await fetch(url);
-            await res.arrayBuffer();
-            if (res.ok) counter.ok++;
-            else counter.bad++;
-          } catch {
-            counter.bad++;
+          for (const headers of scrapeHeaders) {
+            try {
+              const res = await fetch(url, { headers });
+              await res.arrayBuffer();
+              if (res.ok) counter.ok++;
+              else counter.bad++;
+            } catch {
+              counter.bad++;
+            }
           }
         }),
       );
     }
-    await sleep(Math.max(0, Math.min(everyMs, end - Date.now())));
-    take();
+    // wake for whichever comes first: the next scrape or the next sample
+    const wake = Math.min(nextSample, nextScrape, end);
+    await sleep(Math.max(0, wake - Date.now()));
+    if (Date.now() >= nextSample || Date.now() >= end) {
+      nextSample += everyMs;
+      take();
+    }
   }
   return targets.map(({ child }, i) =>
     summarise(child.name, points[i] ?? [], scrapes[i]?.ok ?? 0, scrapes[i]?.bad ?? 0),

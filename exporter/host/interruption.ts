@@ -1,7 +1,8 @@
 // Polls the provider's spot interruption notice every --host.interruption.poll-interval (AWS
 // recommends 5 s), only while the host is spot, and keeps the answer in the host's state for
 // gpu_host_interruption_pending / _time_seconds. A failed poll keeps the last answer and turns
-// gpu_exporter_collector_success{collector="host_interruption"} to 0.
+// gpu_exporter_collector_success{collector="host_interruption"} to 0. A notice is published to
+// the served exposition as soon as it is polled (onChange), not at the next collection tick.
 
 import { timed } from "../collect.ts";
 import type { Logger } from "../log.ts";
@@ -16,6 +17,8 @@ export interface PollerOptions {
   intervalMs: number;
   log: Logger;
   now?: () => number;
+  /** after each poll and after stop: publish the exposition now rather than at the next tick */
+  onChange?: () => Promise<void>;
 }
 
 export class InterruptionPoller {
@@ -42,7 +45,9 @@ export class InterruptionPoller {
 
   /** One poll now (the schedule runs too); concurrent calls share the request. */
   poll(): Promise<void> {
-    this.polling ??= this.pollOnce().finally(() => (this.polling = undefined));
+    this.polling ??= this.pollOnce()
+      .then(() => this.opts.onChange?.())
+      .finally(() => (this.polling = undefined));
     return this.polling;
   }
 
@@ -77,5 +82,6 @@ export class InterruptionPoller {
     await this.polling;
     this.opts.state.interruption = undefined;
     this.opts.state.collectors.delete(INTERRUPTION_COLLECTOR);
+    await this.opts.onChange?.();
   }
 }

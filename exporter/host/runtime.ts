@@ -59,7 +59,7 @@ export async function startHostRuntime(
   const apply = async () => {
     const info = mergeHostInfo(base, cfg.host, facts, cfg.simulate);
     Object.assign(host.info, info);
-    host.metrics.setHostInfo(info);
+    await host.metrics.setHostInfo(info, host.state.view(Date.now()));
     const spot = info.pricing_model === "spot" && client !== undefined;
     if (spot && !poller && client) {
       poller = new InterruptionPoller({
@@ -68,6 +68,7 @@ export async function startHostRuntime(
         intervalMs: d.pollMs,
         log,
         now: d.now,
+        onChange: () => host.metrics.publish(host.state.view(Date.now())),
       });
       poller.start();
     } else if (!spot && poller) {
