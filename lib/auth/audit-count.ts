@@ -12,12 +12,16 @@ import { isUniqueViolation } from "@/lib/core/store-errors.ts";
 // hammering a locked email costs the store one row and no writes after it.
 
 export const COUNT_WINDOW_MS = 15 * 60_000;
+/** The actor of a refusal row for emails no account has (counted per client address). */
+export const UNKNOWN_EMAIL = "(an email with no account)";
 const MAX_TRIES = 20;
 
 export type CountedAudit = {
   actor: string;
   action: string;
   ip: string | null;
+  /** what the row counts per window; the actor when not given (an email with no user: its address) */
+  key?: string;
   /** merged into the row's detail; `locked: true` stays once set */
   locked?: boolean;
 };
@@ -44,7 +48,7 @@ export async function recordOnce(
   input: CountedAudit & { detail: Record<string, unknown> },
   now = new Date(),
 ): Promise<void> {
-  const id = countedAuditId(input.action, input.actor, now);
+  const id = countedAuditId(input.action, input.key ?? input.actor, now);
   if (await db.auditEvent.findUnique({ where: { id }, select: { id: true } })) return;
   try {
     await db.auditEvent.create({
@@ -64,7 +68,7 @@ export async function recordOnce(
 
 /** Adds one to the (action, actor, window) row, creating it at the window's first event. */
 export async function recordCounted(input: CountedAudit, now = new Date()): Promise<void> {
-  const id = countedAuditId(input.action, input.actor, now);
+  const id = countedAuditId(input.action, input.key ?? input.actor, now);
   for (let i = 0; i < MAX_TRIES; i++) {
     const row = await db.auditEvent.findUnique({ where: { id } });
     if (!row) {

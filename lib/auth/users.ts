@@ -49,6 +49,11 @@ function view(r: Row): UserView {
   };
 }
 
+/** Whether a user has this (lowercased) email: a sign-in's refusals are audited per account. */
+export async function emailHasAccount(email: string): Promise<boolean> {
+  return (await db.user.findUnique({ where: { email }, select: { id: true } })) !== null;
+}
+
 export async function countUsers(): Promise<number> {
   return db.user.count();
 }

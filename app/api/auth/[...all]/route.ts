@@ -2,8 +2,9 @@ import { z } from "zod";
 import { actorLabel, authenticate, forgetSessions } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { getAuth } from "@/lib/auth/auth.ts";
-import { recordCounted, recordOnce } from "@/lib/auth/audit-count.ts";
+import { recordCounted, recordOnce, UNKNOWN_EMAIL } from "@/lib/auth/audit-count.ts";
 import { signInLimiter } from "@/lib/auth/ip-limit.ts";
+import { emailHasAccount } from "@/lib/auth/users.ts";
 import { claimAttempt, clearFailures, settleFailure } from "@/lib/auth/throttle.ts";
 import {
   apiError,
@@ -17,8 +18,9 @@ import {
 // scripts (better-auth's JSON answers carry it; it is removed here so httpOnly means something).
 // Sign-in is wrapped: requests per client address are limited before anything is written
 // (ip-limit.ts), the email must be an email, failures per email are counted, slowed down and then
-// refused for a while (throttle.ts), and refused attempts are audited as one counted row per email
-// and window (audit-count.ts); a success gets its own row.
+// refused for a while (throttle.ts), and refused attempts are audited as one counted row per
+// window (audit-count.ts): per email for an account's email, per client address for an email no
+// account has; a success gets its own row.
 
 const ALLOWED = new Set(["POST /sign-in/email", "POST /sign-out", "POST /change-password"]);
 
@@ -91,11 +93,17 @@ async function signIn(req: Request): Promise<Response> {
   if (!parsed.success) return apiError(400, "invalid_email", "email is not an email address");
   const email = parsed.data;
   const auth = await getAuth();
+  // Whom a refusal's audit row counts: an account's email, per email; an email no account has,
+  // per client address, so invented emails cannot add rows faster than the windows pass (and the
+  // row names no invented text). The lookup runs for every attempt alike.
+  const who = (await emailHasAccount(email))
+    ? { actor: email }
+    : { actor: UNKNOWN_EMAIL, key: `address:${ip ?? "unknown"}` };
   // counted before the password is checked, atomically, so parallel guesses cannot outrun it
   const claim = await claimAttempt(email);
   if (claim.kind === "locked") {
     await recordOnce({
-      actor: email,
+      ...who,
       action: "auth.sign-in.refused",
       ip,
       detail: { retryAfterS: claim.retryAfterS },
@@ -114,7 +122,7 @@ async function signIn(req: Request): Promise<Response> {
     await recordAudit({ actor: email, action: "auth.sign-in", ip });
   } else {
     const locked = await settleFailure(email, claim.attempt);
-    await recordCounted({ actor: email, action: "auth.sign-in.failed", ip, locked });
+    await recordCounted({ ...who, action: "auth.sign-in.failed", ip, locked });
   }
   return res;
 }
