@@ -114,6 +114,20 @@ describe("pricing API", () => {
       "sourceDate",
       "usdPerHour",
     ]);
+    for (const source of ["javascript:alert(1)", "data:text/html,x", "see JavaScript :alert(1)"]) {
+      const res = await routes.list.POST(
+        send("POST", "/api/pricing", { ...tencent, source }),
+        undefined as never,
+      );
+      expect(res.status).toBe(400);
+      const { issues } = (await res.json()) as { issues: { path: string; message: string }[] };
+      expect(issues).toEqual([
+        expect.objectContaining({
+          path: "source",
+          message: expect.stringMatching(/http or https/),
+        }),
+      ]);
+    }
     const notJson = await routes.list.POST(send("POST", "/api/pricing", "{no"), undefined as never);
     expect(notJson.status).toBe(400);
   });

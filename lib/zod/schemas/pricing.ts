@@ -23,6 +23,9 @@ const token = (what: string, max: number, pattern: RegExp, example: string) =>
 
 const text = requiredText;
 
+/** Addresses that would run or render what they hold if the source text ever became a link. */
+const UNSAFE_SCHEME = /(javascript|data|vbscript|file|blob):/i;
+
 /** "2025-06-01" (UTC midnight) or a full ISO time; stored as a Date. */
 const effectiveFromSchema = z
   .string({ error: "effective from is required" })
@@ -65,7 +68,12 @@ export const priceInputSchema = z.strictObject({
     .max(4096, { error: "at most 4096 GiB" }),
   usdPerHour: amountSchema.describe("USD per instance-hour, at most six decimals"),
   effectiveFrom: effectiveFromSchema.describe("the price applies to hours starting at or after"),
-  source: text("source", 500).describe("where the price was read: a page or document"),
+  source: text("source", 500)
+    .refine((v) => !UNSAFE_SCHEME.test(v.replace(/[\s\p{Cc}]+/gu, "")), {
+      error:
+        "a link in the source is http or https only (no javascript:, data:, vbscript: or file:)",
+    })
+    .describe("where the price was read: a page or document, with http(s) links"),
   sourceDate: sourceDateSchema("the month or day it was read, e.g. 2025-06"),
   note: noteSchema,
 });
