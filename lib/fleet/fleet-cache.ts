@@ -9,6 +9,7 @@ import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";
 import { loadFleetSnapshot, staleAfterMs, type FleetSnapshot } from "./load-fleet-snapshot.ts";
 import { scopeSnapshot } from "./scope-snapshot.ts";
 import { createSnapshotCache, type CacheEntry, type SnapshotCache } from "./snapshot-cache.ts";
+import { buildFleetIndex, type FleetIndex } from "./overview.ts";
 import { buildInstanceRows, summarizeFleet } from "./summarize.ts";
 
 // The fleet as the API serves it, built once per collection interval in this process and shared
@@ -22,17 +23,21 @@ export interface FleetView {
   snapshot: FleetSnapshot;
   summary: Omit<FleetSummary, "generatedAt" | "health">;
   rows: InstanceRow[];
+  /** the grid by group and the problem list, for /api/fleet/gpus pages */
+  index: FleetIndex;
 }
 
 export function shapeFleetView(snapshot: FleetSnapshot, month: MonthSpend): FleetView {
+  const index = buildFleetIndex(snapshot.hosts, snapshot.grid, snapshot.current);
   return {
     snapshot,
     summary: {
       ...summarizeFleet(snapshot.hosts, snapshot.grid, snapshot.prices),
       month,
-      grid: snapshot.grid,
+      ...index.overview,
     },
     rows: buildInstanceRows(snapshot.hosts, snapshot.grid, snapshot.prices),
+    index,
   };
 }
 
