@@ -14,7 +14,7 @@ import { RangePicker } from "../range-picker.tsx";
 import { SourceBanner } from "../source-banner.tsx";
 import { useSearchState } from "../use-search-state.ts";
 import { FleetHeadline } from "./fleet-headline.tsx";
-import { GROUP_BYS, type GroupBy } from "@/lib/zod/schemas/fleet.ts";
+import { GROUP_BYS, type FleetSummary, type GroupBy } from "@/lib/zod/schemas/fleet.ts";
 import { AttentionList } from "./attention-list.tsx";
 import { FleetGroups } from "./fleet-groups.tsx";
 import { GpuLegend } from "./gpu-grid.tsx";
@@ -24,8 +24,17 @@ function errorText(e: Error | null): string | null {
   return e ? e.message : null;
 }
 
-/** `canPrice`: the signed-in role may add catalogue prices (unpriced marks link to the form). */
-export function FleetView({ canPrice = false }: { canPrice?: boolean }) {
+/**
+ * `canPrice`: the signed-in role may add catalogue prices (unpriced marks link to the form).
+ * `initialSummary`: the summary the server rendered the page with; refetched at once on mount.
+ */
+export function FleetView({
+  canPrice = false,
+  initialSummary,
+}: {
+  canPrice?: boolean;
+  initialSummary?: FleetSummary | undefined;
+}) {
   const [params, setParams] = useSearchState();
   const rangeParam = params.get("range");
   const range: Range = isRange(rangeParam) ? rangeParam : "1h";
@@ -35,7 +44,10 @@ export function FleetView({ canPrice = false }: { canPrice?: boolean }) {
   // Parsed once per distinct URL so the memoized table does not re-sort on every render.
   const query = useMemo(() => parseTableQuery(new URLSearchParams(tableKey)), [tableKey]);
 
-  const summary = useQuery(fleetQueries.summary());
+  const summary = useQuery({
+    ...fleetQueries.summary(),
+    ...(initialSummary ? { initialData: initialSummary, staleTime: 0 } : {}),
+  });
   const series = useQuery(fleetQueries.series(range));
   const instances = useQuery(instanceQueries.list());
 
