@@ -59,9 +59,13 @@ test.describe("fleet page", () => {
     await expect(page).toHaveURL(/[?&]group=state/);
     const held = page.locator('[data-testid="fleet-group"][data-key="held_idle"]');
     await held.getByTestId("group-toggle").click();
-    expect(
-      await held.locator('[data-testid="gpu-cell"][data-status="held_idle"]').count(),
-    ).toBeGreaterThan(0);
+    // its cells come in a fetch after the click
+    await expect(
+      held.locator('[data-testid="gpu-cell"][data-status="held_idle"]').first(),
+    ).toBeVisible();
+    await expect(
+      held.locator('[data-testid="gpu-cell"]:not([data-status="held_idle"])'),
+    ).toHaveCount(0);
     await expect(page.getByTestId("time-zone")).toContainText("Europe/Berlin");
   });
 
