@@ -35,7 +35,11 @@ if (only.has("synthetic"))
  * Sections other benches write into the same file (their own npm scripts, not run here): kept as
  * they are, so `npm run bench` does not erase their figures.
  */
-const KEPT = ["## Price-list import", "## Load: concurrent clients"];
+const KEPT = [
+  "## Price-list import",
+  "## Load: concurrent clients",
+  "## Prometheus at 100,000 GPUs",
+];
 function keptSections(file: string): string[] {
   if (!existsSync(file)) return [];
   const parts = readFileSync(file, "utf8").split(/\n(?=## )/);
