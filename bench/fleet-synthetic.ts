@@ -184,7 +184,7 @@ function report(opts: SyntheticOptions, m: Figures): Section {
         met: m.ready.length > 0 ? readyMed < 2000 : null,
         reason:
           m.ready.length > 0
-            ? "the instance list (every host) is fetched and parsed beside the summary"
+            ? "the summary is fetched after hydration (the app's own server render shows its empty store) and the instance list (every host, ~5 MB) is fetched and parsed beside it"
             : "no page load finished",
       },
     ],

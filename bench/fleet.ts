@@ -206,7 +206,7 @@ function goals10k(r: Row): Section["goals"] {
       figure: `${f0(ready)} ms median, ${f0(Math.max(...r.readyMs))} ms max`,
       met: Number.isFinite(ready) ? ready < 1000 : null,
       reason: Number.isFinite(ready)
-        ? "the page's first-load JS and the instance list (every host) parse on the same main thread, on shared cores"
+        ? "the page is drawn from its server-rendered HTML (no client fetch on the path): what is left is the server's render (session check, cached snapshot) and the browser's parse, both on cores shared with Prometheus, the simulator and other work"
         : "no page load finished",
     },
   ];
