@@ -47,7 +47,7 @@ async function build(): Promise<FleetView> {
     forecastMicros: null,
     budgetMicros: null,
   };
-  const view = shapeFleetView(snapshot, month);
+  const view = await shapeFleetView(snapshot, month);
   await yieldToLoop();
   // serialise and gzip as the first request after a rebuild would
   await fleetSummaryBody(view, now.toISOString(), health, true).gzipped();

@@ -27,18 +27,21 @@ export interface FleetView {
   index: FleetIndex;
 }
 
-export function shapeFleetView(snapshot: FleetSnapshot, month: MonthSpend): FleetView {
+/**
+ * The headline, groups, problem list, index and instance rows of a snapshot. Yields to the event
+ * loop between the steps: at 100,000 GPUs each is hundreds of ms of synchronous work, and requests
+ * served from the previous view should not wait for all of them at once.
+ */
+export async function shapeFleetView(
+  snapshot: FleetSnapshot,
+  month: MonthSpend,
+): Promise<FleetView> {
+  const headline = summarizeFleet(snapshot.hosts, snapshot.grid, snapshot.prices);
+  await yieldToLoop();
   const index = buildFleetIndex(snapshot.hosts, snapshot.grid, snapshot.current);
-  return {
-    snapshot,
-    summary: {
-      ...summarizeFleet(snapshot.hosts, snapshot.grid, snapshot.prices),
-      month,
-      ...index.overview,
-    },
-    rows: buildInstanceRows(snapshot.hosts, snapshot.grid, snapshot.prices),
-    index,
-  };
+  await yieldToLoop();
+  const rows = buildInstanceRows(snapshot.hosts, snapshot.grid, snapshot.prices);
+  return { snapshot, summary: { ...headline, month, ...index.overview }, rows, index };
 }
 
 /**
