@@ -48,7 +48,15 @@ function StatusBar({ g }: { g: FleetGroup }) {
   );
 }
 
-export function GroupCells({ by, groupKey, total }: { by: GroupBy; groupKey: string; total: number }) {
+export function GroupCells({
+  by,
+  groupKey,
+  total,
+}: {
+  by: GroupBy;
+  groupKey: string;
+  total: number;
+}) {
   const [page, setPage] = useState(1);
   const pages = Math.max(1, Math.ceil(total / MAX_GPU_PAGE));
   const q = useQuery(fleetQueries.gpus(by, groupKey, Math.min(page, pages), MAX_GPU_PAGE));
