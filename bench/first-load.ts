@@ -16,11 +16,17 @@ export function runFirstLoadBench(): Section {
   const builtS = ensureBuilt();
   const rows: Array<Array<string | number>> = [];
   let fleetKiB = Number.NaN;
+  let reason = "";
   for (const [label, page] of PAGES) {
     try {
       const r = firstLoadJs(page);
       const kib = r.gzipBytes / 1024;
-      if (page === "/page") fleetKiB = kib;
+      if (page === "/page") {
+        fleetKiB = kib;
+        reason =
+          `Next's runtime and React (every page loads them) are ${f1(r.rootGzipBytes / 1000)} KB; ` +
+          `the layout and the page's own chunks ${f1((r.gzipBytes - r.rootGzipBytes) / 1000)} KB`;
+      }
       rows.push([label, r.files.length, f1(r.rawBytes / 1024), f1(kib)]);
     } catch (e) {
       rows.push([label, "–", "–", (e as Error).message]);
@@ -34,9 +40,10 @@ export function runFirstLoadBench(): Section {
     ],
     goals: [
       {
-        goal: "fleet page first-load JS < 250 KB gzip",
-        figure: `${f1(fleetKiB)} KiB`,
-        met: fleetKiB * 1.024 < 250,
+        goal: "fleet page first-load JS < 150 KB gzip",
+        figure: `${f1(fleetKiB * 1.024)} KB (${f1(fleetKiB)} KiB)`,
+        met: fleetKiB * 1.024 < 150,
+        reason,
       },
     ],
   };

@@ -16,7 +16,7 @@ import {
   type Mode,
 } from "./lib/app.ts";
 import { launch, pageReady, type PageLoad } from "./lib/browser.ts";
-import { load, sequentialLatency, type Latency, type Load } from "./lib/http.ts";
+import { load, sequentialLatency, wireBytes, type Latency, type Load } from "./lib/http.ts";
 import { stop } from "./lib/procs.ts";
 import { hasPrometheus, startPrometheus, waitScraped, type Prom } from "./lib/prometheus.ts";
 import { startSim } from "./lib/sim.ts";
@@ -61,6 +61,8 @@ interface Row {
   /** why figures are missing or need a caveat */
   note?: string;
   api: Latency;
+  /** the /api/fleet answer as sent to a client taking gzip */
+  gzipBytes: number;
   readyMs: number[];
   jsKiB: number;
   load?: Load;
@@ -77,6 +79,7 @@ async function measure(
   const api = await sequentialLatency(`${app.url}/api/fleet`, opts.apiRequests, 3, 120_000, {
     cookie: app.cookie,
   });
+  const gzipBytes = await wireBytes(`${app.url}/api/fleet`, { cookie: app.cookie });
   const loads: PageLoad[] = [];
   let pageFailures = 0;
   for (let i = 0; i < opts.pageLoads; i++) {
@@ -92,6 +95,7 @@ async function measure(
     setupS: ready.seconds,
     reporting: ready.reporting,
     api,
+    gzipBytes,
     readyMs: loads.length > 0 ? loads.map((l) => l.readyMs) : [Number.NaN],
     pageFailures,
     jsKiB: (loads[0]?.jsBytes ?? 0) / 1024,
@@ -171,9 +175,41 @@ function failed(gpus: number, mode: Mode): Row {
     reporting: 0,
     pageFailures: 0,
     api: { p50: nan, p95: nan, n: 0, bytes: nan, errors: 0 },
+    gzipBytes: nan,
     readyMs: [nan],
     jsKiB: nan,
   };
+}
+
+/** The issue's goals at 10,000 GPUs in Prometheus mode, each with what limits it when missed. */
+function goals10k(r: Row): Section["goals"] {
+  const ready = median(r.readyMs);
+  const kb = r.gzipBytes / 1000;
+  return [
+    {
+      goal: "fleet API p95 < 50 ms at 10,000 GPUs (prometheus mode)",
+      figure: `${f0(r.api.p95)} ms (p50 ${f1(r.api.p50)})`,
+      met: r.api.p95 < 50,
+      reason:
+        r.api.p50 < 50
+          ? "the tail: requests that arrive while the snapshot is rebuilt (once per 15 s, same event loop as the requests) wait for it; the bench, Prometheus, the simulator and Chromium share 2 cores"
+          : "every request is slow: the serving process is starved of CPU (shared cores)",
+    },
+    {
+      goal: "fleet API first response < 200 KB gzip at 10,000 GPUs",
+      figure: `${f1(kb)} KB`,
+      met: kb < 200,
+      reason: "the summary grew: groups or the problem-list preview",
+    },
+    {
+      goal: "fleet page ready < 1.0 s at 10,000 GPUs (prometheus mode)",
+      figure: `${f0(ready)} ms median, ${f0(Math.max(...r.readyMs))} ms max`,
+      met: Number.isFinite(ready) ? ready < 1000 : null,
+      reason: Number.isFinite(ready)
+        ? "the page is drawn from its server-rendered HTML (no client fetch on the path): what is left is the server's render (session check, cached snapshot) and the browser's parse, both on cores shared with Prometheus, the simulator and other work"
+        : "no page load finished",
+    },
+  ];
 }
 
 function report(rows: Row[], opts: FleetOptions, builtS: number, modes: Mode[]): Section[] {
@@ -187,6 +223,7 @@ function report(rows: Row[], opts: FleetOptions, builtS: number, modes: Mode[]):
           "API p50 ms",
           "API p95 ms",
           "API body KiB",
+          "API gzip KiB",
           "page ready median ms",
           "page ready max ms",
           "page JS transferred KiB",
@@ -199,6 +236,7 @@ function report(rows: Row[], opts: FleetOptions, builtS: number, modes: Mode[]):
           f1(r.api.p50),
           f1(r.api.p95),
           f0(r.api.bytes / 1024),
+          f1(r.gzipBytes / 1024),
           f0(median(r.readyMs)),
           f0(Math.max(...r.readyMs)),
           f0(r.jsKiB),
@@ -207,7 +245,7 @@ function report(rows: Row[], opts: FleetOptions, builtS: number, modes: Mode[]):
         ]),
       ),
       "",
-      "Page ready: navigation start until the GPU grid shows a cell for every GPU its headline counts, in a fresh browser context " +
+      "Page ready: navigation start until the headline counts the fleet, the groups drawn add up to it and the problem list is drawn, in a fresh browser context " +
         "(empty cache), Debian's Chromium headless. Setup: starting Prometheus/the app and waiting " +
         `for every GPU to report.${builtS > 0 ? ` The app was built first (${f0(builtS)} s).` : ""}` +
         (modes.includes("prometheus") ? "" : " Prometheus was not found: embedded mode only."),
@@ -216,12 +254,7 @@ function report(rows: Row[], opts: FleetOptions, builtS: number, modes: Mode[]):
   };
   const at = (gpus: number, mode: Mode) => rows.find((r) => r.gpus === gpus && r.mode === mode);
   const p10k = at(10000, "prometheus");
-  if (p10k)
-    api.goals.push({
-      goal: "fleet API p95 < 100 ms at 10,000 GPUs (prometheus mode)",
-      figure: `${f0(p10k.api.p95)} ms`,
-      met: p10k.api.p95 < 100,
-    });
+  if (p10k) api.goals.push(...goals10k(p10k));
   for (const mode of modes) {
     const r = at(1000, mode);
     if (r)
@@ -254,10 +287,15 @@ function report(rows: Row[], opts: FleetOptions, builtS: number, modes: Mode[]):
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { quick: { type: "boolean", default: false }, sizes: { type: "string" } },
+    options: {
+      quick: { type: "boolean", default: false },
+      sizes: { type: "string" },
+      modes: { type: "string" },
+    },
   });
   const opts = { ...(values.quick ? QUICK : FULL) };
   if (values.sizes) opts.sizes = values.sizes.split(",").map(Number);
+  if (values.modes) opts.modes = values.modes.split(",") as Mode[];
   for (const s of await runFleetBench(opts))
     console.log([`## ${s.title}`, "", ...s.lines, ""].join("\n"));
   process.exit(0);

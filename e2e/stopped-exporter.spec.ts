@@ -31,12 +31,14 @@ test.describe("a stopped exporter", () => {
       const seconds = (Date.now() - stoppedAt) / 1000;
       // two 5 s intervals after the 5 s scrape timeout, plus one tick of slack
       expect(seconds).toBeLessThan(25);
-      await page.goto("/");
+      await page.goto("/?group=state");
       await expect(page.getByTestId("stat-gpus-value")).toContainText("0 /");
-      const known = await page.getByTestId("gpu-cell").count();
-      await expect(
-        page.locator('[data-testid="gpu-cell"][data-status="not_reporting"]'),
-      ).toHaveCount(known);
+      // by state, the whole fleet is one group: not reporting, every GPU in it
+      const known = await page.getByTestId("stat-gpus").getAttribute("data-known");
+      const groups = page.getByTestId("fleet-group");
+      await expect(groups).toHaveCount(1);
+      await expect(groups.first()).toHaveAttribute("data-key", "not_reporting");
+      await expect(groups.first()).toHaveAttribute("data-gpus", known ?? "");
     } finally {
       process.kill(pid, "SIGCONT");
     }

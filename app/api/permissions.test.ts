@@ -32,6 +32,7 @@ const EXPECTED: Record<string, Rule> = {
   "POST /api/auth/[...all]": open,
   "POST /api/setup": open,
   "GET /api/fleet": viewer,
+  "GET /api/fleet/gpus": viewer,
   "GET /api/fleet/series": viewer,
   "GET /api/instances": viewer,
   "GET /api/instances/[id]": viewer,

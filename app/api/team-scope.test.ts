@@ -209,8 +209,10 @@ type Summary = {
   burn: { perHourMicros: string };
   utilMean: number | null;
   month: { spendMicros: string; budgetMicros: string | null };
-  grid: { hostId: string }[];
+  groups: { team: { key: string; gpus: number }[] };
+  attention: { total: number; gpus: { hostId: string }[] };
 };
+type GpuPage = { total: number; gpus: { hostId: string }[] };
 
 describe("team-limited users", () => {
   it("the fleet summary counts, burns and spends over their teams' hosts only", async () => {
@@ -228,7 +230,17 @@ describe("team-limited users", () => {
     expect(mine.gpus).toEqual({ known: 3, reporting: 3 });
     expect(mine.burn.perHourMicros).toBe(String(64n * M));
     expect(mine.utilMean).toBeCloseTo(0.8);
-    expect(new Set(mine.grid.map((g) => g.hostId))).toEqual(new Set([ids.r1, ids.r2]));
+    expect(mine.groups.team).toEqual([expect.objectContaining({ key: "research", gpus: 3 })]);
+    const page = await ok<GpuPage>(call(limited, "fleet/gpus", { query: "?by=state&key=busy" }));
+    expect(page.total).toBe(3);
+    expect(new Set(page.gpus.map((g) => g.hostId))).toEqual(new Set([ids.r1, ids.r2]));
+    // another team's group is empty for them, not an error
+    const infra = await ok<GpuPage>(call(limited, "fleet/gpus", { query: "?by=team&key=infra" }));
+    expect(infra).toMatchObject({ total: 0, gpus: [] });
+    const allInfra = await ok<GpuPage>(
+      call(everyone, "fleet/gpus", { query: "?by=team&key=infra" }),
+    );
+    expect(allInfra.total).toBe(2);
     // their one team's budget, not the fleet's
     expect(mine.month).toMatchObject({
       spendMicros: String(30n * M),
@@ -236,6 +248,32 @@ describe("team-limited users", () => {
     });
     // the unlimited view is unchanged after a limited one was built from the same snapshot
     expect(await ok<Summary>(call(everyone, "fleet"))).toMatchObject({ hosts: { total: 3 } });
+  });
+
+  it("fleet GPU pages: a missing key, an unknown reason, a page too large or a stray parameter is a 400", async () => {
+    for (const [query, path] of [
+      ["?by=team", "key"],
+      ["?by=attention&key=sleepy", "key"],
+      ["?by=team&key=research&pageSize=501", "pageSize"],
+      ["?by=team&key=research&page=0", "page"],
+      ["?by=rack&key=r1", "by"],
+      ["?by=team&key=research&limit=5", "limit"],
+    ] as const) {
+      const res = await call(everyone, "fleet/gpus", { query });
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as {
+        error: string;
+        code: string;
+        issues: { path: string }[];
+      };
+      expect(body.code).toBe("bad_request");
+      expect(body.issues.map((i) => i.path).join(","), query).toContain(path);
+    }
+    const last = await ok<GpuPage & { page: number; pages: number }>(
+      call(everyone, "fleet/gpus", { query: "?by=model&key=A100&page=3&pageSize=2" }),
+    );
+    expect(last).toMatchObject({ total: 5, page: 3, pages: 3 });
+    expect(last.gpus).toHaveLength(1);
   });
 
   it("the fleet series covers their hosts only", async () => {

@@ -106,12 +106,11 @@ export async function startApp(
 
 interface FleetCounts {
   gpus: { known: number; reporting: number };
-  grid: unknown[];
 }
 
 export interface FleetReady {
   seconds: number;
-  /** whole GPUs in the grid (the simulator drops the odd GPU, as real ones fall off the bus) */
+  /** whole GPUs known (the simulator drops the odd GPU, as real ones fall off the bus) */
   grid: number;
   reporting: number;
 }
@@ -140,8 +139,8 @@ export async function waitFleet(
       });
       const body = (await res.json()) as FleetCounts;
       reporting = body.gpus.reporting;
-      grid = body.grid.length;
-      last = `${grid} in grid, ${reporting} reporting`;
+      grid = body.gpus.known;
+      last = `${grid} known, ${reporting} reporting`;
       if (grid >= gpus * 0.99) {
         gridAt ??= Date.now();
         if (reporting >= gpus * 0.95 || Date.now() - gridAt > reportingTimeoutMs)

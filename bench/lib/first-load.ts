@@ -9,6 +9,8 @@ export interface FirstLoad {
   files: string[];
   rawBytes: number;
   gzipBytes: number;
+  /** of gzipBytes, the root main files every page loads (Next's runtime and React) */
+  rootGzipBytes: number;
 }
 
 /** `page` as Next names it: "/page" for app/page.tsx, "/costs/page" for app/costs/page.tsx. */
@@ -29,10 +31,14 @@ export function firstLoadJs(page = "/page", distDir = ".next"): FirstLoad {
   const files = [...new Set([...buildManifest.rootMainFiles, ...pageFiles])];
   let rawBytes = 0;
   let gzipBytes = 0;
+  let rootGzipBytes = 0;
+  const root = new Set(buildManifest.rootMainFiles);
   for (const f of files) {
     const buf = readFileSync(join(distDir, f));
     rawBytes += buf.length;
-    gzipBytes += gzipSync(buf).length;
+    const gz = gzipSync(buf).length;
+    gzipBytes += gz;
+    if (root.has(f)) rootGzipBytes += gz;
   }
-  return { files, rawBytes, gzipBytes };
+  return { files, rawBytes, gzipBytes, rootGzipBytes };
 }

@@ -1,4 +1,5 @@
 // Latency of one endpoint, one request at a time, and load with many clients (autocannon).
+import { request } from "node:http";
 import autocannon from "autocannon";
 import { percentile } from "./stats.ts";
 
@@ -70,4 +71,19 @@ export async function load(
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
   };
+}
+
+/** The bytes of one answer as sent to a client that takes gzip (not decompressed). */
+export function wireBytes(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { ...headers, "accept-encoding": "gzip" } }, (res) => {
+      let n = 0;
+      res.on("data", (c: Buffer) => (n += c.length));
+      res.on("end", () => resolve(res.statusCode === 200 ? n : Number.NaN));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.setTimeout(120_000, () => req.destroy(new Error("timeout")));
+    req.end();
+  });
 }

@@ -27,6 +27,8 @@ export interface Goal {
   goal: string;
   figure: string;
   met: boolean | null;
+  /** why it is not met (what limits the figure), printed beside "not met" */
+  reason?: string;
 }
 
 export interface Section {

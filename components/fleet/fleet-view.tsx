@@ -14,23 +14,40 @@ import { RangePicker } from "../range-picker.tsx";
 import { SourceBanner } from "../source-banner.tsx";
 import { useSearchState } from "../use-search-state.ts";
 import { FleetHeadline } from "./fleet-headline.tsx";
-import { GpuGrid, GpuLegend } from "./gpu-grid.tsx";
+import { GROUP_BYS, type FleetSummary, type GroupBy } from "@/lib/zod/schemas/fleet.ts";
+import { AttentionList } from "./attention-list.tsx";
+import { FleetGroups } from "./fleet-groups.tsx";
+import { GpuLegend } from "./gpu-grid.tsx";
 import { InstanceTable } from "./instance-table.tsx";
 
 function errorText(e: Error | null): string | null {
   return e ? e.message : null;
 }
 
-/** `canPrice`: the signed-in role may add catalogue prices (unpriced marks link to the form). */
-export function FleetView({ canPrice = false }: { canPrice?: boolean }) {
+/**
+ * `canPrice`: the signed-in role may add catalogue prices (unpriced marks link to the form).
+ * `initialSummary`: the summary the server rendered the page with; refetched at once on mount.
+ */
+export function FleetView({
+  canPrice = false,
+  initialSummary,
+}: {
+  canPrice?: boolean;
+  initialSummary?: FleetSummary | undefined;
+}) {
   const [params, setParams] = useSearchState();
   const rangeParam = params.get("range");
   const range: Range = isRange(rangeParam) ? rangeParam : "1h";
+  const groupParam = params.get("group");
+  const groupBy: GroupBy = GROUP_BYS.find((b) => b === groupParam) ?? "team";
   const tableKey = writeTableQuery(parseTableQuery(params)).toString();
   // Parsed once per distinct URL so the memoized table does not re-sort on every render.
   const query = useMemo(() => parseTableQuery(new URLSearchParams(tableKey)), [tableKey]);
 
-  const summary = useQuery(fleetQueries.summary());
+  const summary = useQuery({
+    ...fleetQueries.summary(),
+    ...(initialSummary ? { initialData: initialSummary, staleTime: 0 } : {}),
+  });
   const series = useQuery(fleetQueries.series(range));
   const instances = useQuery(instanceQueries.list());
 
@@ -44,6 +61,12 @@ export function FleetView({ canPrice = false }: { canPrice?: boolean }) {
     const next = new URLSearchParams(params);
     if (r === "1h") next.delete("range");
     else next.set("range", r);
+    setParams(next);
+  };
+  const setGroupBy = (b: GroupBy) => {
+    const next = new URLSearchParams(params);
+    if (b === "team") next.delete("group");
+    else next.set("group", b);
     setParams(next);
   };
   const setQuery = (q: TableQuery) => setParams(writeTableQuery(q, params));
@@ -63,7 +86,7 @@ export function FleetView({ canPrice = false }: { canPrice?: boolean }) {
   const s = summary.data;
   // GPUs before their hosts: Prometheus can report a new fleet a moment before discovery has
   // stored its hosts, and that is not an empty fleet
-  if (s.hosts.total === 0 && s.grid.length === 0) {
+  if (s.hosts.total === 0 && s.gpus.known === 0) {
     return (
       <>
         <SourceBanner banner={banner} />
@@ -76,6 +99,7 @@ export function FleetView({ canPrice = false }: { canPrice?: boolean }) {
     <>
       <SourceBanner banner={banner} onRetry={() => void summary.refetch()} />
       <FleetHeadline s={s} />
+      <AttentionList attention={s.attention} />
 
       <section className="panel" aria-labelledby="util-title">
         <div className="panel-head">
@@ -98,11 +122,11 @@ export function FleetView({ canPrice = false }: { canPrice?: boolean }) {
       <section className="panel" aria-labelledby="grid-title">
         <div className="panel-head">
           <h2 id="grid-title">GPUs</h2>
-          <span className="muted small">one cell per GPU, grouped by host</span>
+          <span className="muted small">by group; open one for a cell per GPU, by host</span>
           <span className="spacer" />
           <GpuLegend />
         </div>
-        <GpuGrid grid={s.grid} />
+        <FleetGroups groups={s.groups} by={groupBy} onBy={setGroupBy} />
       </section>
 
       <section className="panel" aria-labelledby="instances-title">

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { applyTableQuery, tableFacets, toggleSort } from "@/lib/fleet/table-state.ts";
 import { formatRate } from "@/lib/format/money.ts";
 import { formatBytesOf, formatRatio } from "@/lib/format/number.ts";
@@ -25,6 +25,9 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: "price", label: "$/h", numeric: true },
   { key: "state", label: "State" },
 ];
+
+/** Rows drawn at first and per "show more": a large fleet's table is thousands of hosts. */
+export const ROWS_STEP = 100;
 
 const PRICING_LABELS: Record<string, string> = {
   on_demand: "on-demand",
@@ -198,6 +201,7 @@ export function InstanceTable({
   onChange: (q: TableQuery) => void;
 }) {
   const visible = useMemo(() => applyTableQuery(rows, query), [rows, query]);
+  const [shown, setShown] = useState(ROWS_STEP);
   return (
     <>
       <div className="panel-head">
@@ -240,12 +244,26 @@ export function InstanceTable({
             </tr>
           </thead>
           <tbody>
-            {visible.map((r) => (
+            {visible.slice(0, shown).map((r) => (
               <Row key={r.id} r={r} canPrice={canPrice} />
             ))}
           </tbody>
         </table>
         {visible.length === 0 ? <p className="muted">No instance matches these filters.</p> : null}
+        {visible.length > shown ? (
+          <div className="pager">
+            <span className="muted small">
+              showing {shown} of {visible.length}
+            </span>
+            <button
+              type="button"
+              onClick={() => setShown((n) => n + ROWS_STEP)}
+              data-testid="instances-more"
+            >
+              Show {Math.min(ROWS_STEP, visible.length - shown)} more
+            </button>
+          </div>
+        ) : null}
       </TableWrap>
     </>
   );

@@ -9,6 +9,7 @@ import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";
 import { loadFleetSnapshot, staleAfterMs, type FleetSnapshot } from "./load-fleet-snapshot.ts";
 import { scopeSnapshot } from "./scope-snapshot.ts";
 import { createSnapshotCache, type CacheEntry, type SnapshotCache } from "./snapshot-cache.ts";
+import { buildFleetIndex, type FleetIndex } from "./overview.ts";
 import { buildInstanceRows, summarizeFleet } from "./summarize.ts";
 
 // The fleet as the API serves it, built once per collection interval in this process and shared
@@ -22,18 +23,25 @@ export interface FleetView {
   snapshot: FleetSnapshot;
   summary: Omit<FleetSummary, "generatedAt" | "health">;
   rows: InstanceRow[];
+  /** the grid by group and the problem list, for /api/fleet/gpus pages */
+  index: FleetIndex;
 }
 
-export function shapeFleetView(snapshot: FleetSnapshot, month: MonthSpend): FleetView {
-  return {
-    snapshot,
-    summary: {
-      ...summarizeFleet(snapshot.hosts, snapshot.grid, snapshot.prices),
-      month,
-      grid: snapshot.grid,
-    },
-    rows: buildInstanceRows(snapshot.hosts, snapshot.grid, snapshot.prices),
-  };
+/**
+ * The headline, groups, problem list, index and instance rows of a snapshot. Yields to the event
+ * loop between the steps: at 100,000 GPUs each is hundreds of ms of synchronous work, and requests
+ * served from the previous view should not wait for all of them at once.
+ */
+export async function shapeFleetView(
+  snapshot: FleetSnapshot,
+  month: MonthSpend,
+): Promise<FleetView> {
+  const headline = summarizeFleet(snapshot.hosts, snapshot.grid, snapshot.prices);
+  await yieldToLoop();
+  const index = buildFleetIndex(snapshot.hosts, snapshot.grid, snapshot.current);
+  await yieldToLoop();
+  const rows = buildInstanceRows(snapshot.hosts, snapshot.grid, snapshot.prices);
+  return { snapshot, summary: { ...headline, month, ...index.overview }, rows, index };
 }
 
 /**

@@ -1,21 +1,25 @@
 import "server-only";
 import type { TeamScope } from "@/lib/auth/scope.ts";
 import { SharedBody } from "@/lib/server/precompressed.ts";
-import { cachedFleetFor } from "./fleet-cache.ts";
+import type { SourceHealthDto } from "@/lib/zod/schemas/common.ts";
+import { cachedFleetFor, type FleetView } from "./fleet-cache.ts";
 
-// The fleet API's body, serialized once per cached snapshot and variant: at 10,000 GPUs it is
-// ~2.6 MB of JSON, and stringifying (then gzipping) it for every request was most of a request's
-// time.
+// The fleet API's body, serialized once per cached snapshot and variant, and gzipped once
+// (lib/server/precompressed.ts). It carries the headline, the groups and the first page of the
+// problem list (tens of KB at any fleet size); the GPUs themselves are paged by /api/fleet/gpus.
 
 const bodies = new WeakMap<object, Map<string, SharedBody>>();
 
 /**
- * The /api/fleet JSON for `scope`; `withBudget` false drops the budget (roles without the costs
- * pages). Equal to JSON.stringify of getFleetSummary's answer, reused while the snapshot and its
- * health are unchanged.
+ * The summary body of `view` with this health; `withBudget` false drops the budget (roles without
+ * the costs pages). Reused while the view and its health are unchanged.
  */
-export async function fleetSummaryJson(scope: TeamScope, withBudget: boolean): Promise<SharedBody> {
-  const { view, generatedAt, health } = await cachedFleetFor(scope);
+export function fleetSummaryBody(
+  view: FleetView,
+  generatedAt: string,
+  health: SourceHealthDto,
+  withBudget: boolean,
+): SharedBody {
   let byVariant = bodies.get(view);
   if (!byVariant) {
     byVariant = new Map();
@@ -35,4 +39,10 @@ export async function fleetSummaryJson(scope: TeamScope, withBudget: boolean): P
     byVariant.set(key, body);
   }
   return body;
+}
+
+/** The /api/fleet JSON for `scope`: equal to JSON.stringify of getFleetSummary's answer. */
+export async function fleetSummaryJson(scope: TeamScope, withBudget: boolean): Promise<SharedBody> {
+  const { view, generatedAt, health } = await cachedFleetFor(scope);
+  return fleetSummaryBody(view, generatedAt, health, withBudget);
 }

@@ -153,7 +153,9 @@ describe("fleet verbs", () => {
     });
     const s = await getFleetSummary({ client: db, source: broken, now, scope: null });
     expect(s.health).toMatchObject({ ok: false, stale: true, error: "connection refused" });
-    expect(s.grid.map((g) => g.status)).toEqual(["not_reporting"]);
+    expect(s.attention.gpus.map((g) => [g.status, g.reason])).toEqual([
+      ["not_reporting", "not_reporting"],
+    ]);
   });
 
   it("lists instances filtered and sorted, unpriced as null", async () => {

@@ -26,6 +26,7 @@ describe("openApiDocument", () => {
       "/api/costs/export.csv",
       "/api/costs/focus",
       "/api/fleet",
+      "/api/fleet/gpus",
       "/api/fleet/series",
       "/api/instances",
       "/api/instances/{id}",
@@ -37,6 +38,13 @@ describe("openApiDocument", () => {
     const names = (p: string) => doc.paths[p]?.get.parameters.map((x) => x.name);
     expect(names("/api/fleet/series")).toEqual(["range"]);
     expect(names("/api/costs")).toEqual(["month"]);
+    expect(names("/api/fleet/gpus")).toEqual(["by", "key", "page", "pageSize"]);
+    expect(Object.keys(doc.components.schemas.FleetSummary?.properties ?? {})).toEqual(
+      expect.arrayContaining(["groups", "attention"]),
+    );
+    expect(Object.keys(doc.components.schemas.FleetSummary?.properties ?? {})).not.toContain(
+      "grid",
+    );
     expect(names("/api/instances")).toEqual(["sort", "dir", "provider", "team", "state", "q"]);
     expect(doc.paths["/api/instances/{id}"]?.get.parameters[0]).toMatchObject({
       name: "id",

@@ -4,7 +4,11 @@ import { focusPathItem } from "../focus/openapi.ts";
 import { alertingPaths, alertingSchemas } from "./alerting.ts";
 import { apiErrorSchema } from "../zod/schemas/common.ts";
 import { costMonthSchema } from "../zod/schemas/costs.ts";
-import { fleetSummarySchema } from "../zod/schemas/fleet.ts";
+import {
+  fleetGpuPageSchema,
+  fleetGpuQuerySchema,
+  fleetSummarySchema,
+} from "../zod/schemas/fleet.ts";
 import { instanceDetailSchema, instanceListSchema } from "../zod/schemas/instance.ts";
 import { tableQuerySchema } from "../zod/schemas/instance-query.ts";
 import { monthQuerySchema } from "../zod/schemas/month.ts";
@@ -79,7 +83,16 @@ export function openApiDocument(): JsonObject {
     },
     security: [{ bearer: [] }, { session: [] }],
     paths: {
-      "/api/fleet": get("Fleet headline figures and the GPU grid", "FleetSummary", []),
+      "/api/fleet": get(
+        "Fleet headline figures, aggregates per team, provider, GPU model and state, and the GPUs that need attention (the first of them; the rest and each group's GPUs from /api/fleet/gpus)",
+        "FleetSummary",
+        [],
+      ),
+      "/api/fleet/gpus": get(
+        "One page of the GPUs of a group, or of the problem list (most urgent first)",
+        "FleetGpuPage",
+        queryParameters(fleetGpuQuerySchema),
+      ),
       "/api/fleet/series": get(
         "Fleet utilization over a range (≤ 600 points per series)",
         "FleetSeries",
@@ -134,6 +147,7 @@ export function openApiDocument(): JsonObject {
       schemas: {
         ApiError: schemaOf(apiErrorSchema),
         FleetSummary: schemaOf(fleetSummarySchema),
+        FleetGpuPage: schemaOf(fleetGpuPageSchema),
         FleetSeries: schemaOf(fleetSeriesSchema),
         InstanceList: schemaOf(instanceListSchema),
         InstanceDetail: schemaOf(instanceDetailSchema),

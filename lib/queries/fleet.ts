@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { fleetSummarySchema } from "@/lib/zod/schemas/fleet.ts";
+import { fleetGpuPageSchema, fleetSummarySchema, type GroupBy } from "@/lib/zod/schemas/fleet.ts";
 import type { Range } from "@/lib/zod/schemas/range.ts";
 import { fleetSeriesSchema } from "@/lib/zod/schemas/series.ts";
 import { fetchJson, retryTransient } from "./fetch-json.ts";
@@ -14,6 +14,20 @@ export const fleetQueries = {
       queryKey: [...fleetQueries.all(), "summary"] as const,
       queryFn: ({ signal }) => fetchJson("/api/fleet", fleetSummarySchema, signal),
       refetchInterval: LIVE_REFRESH_MS,
+      retry: retryTransient,
+    }),
+  /** one page of a group's GPUs, or of the problem list (by "attention") */
+  gpus: (by: GroupBy | "attention", key: string, page: number, pageSize: number) =>
+    queryOptions({
+      queryKey: [...fleetQueries.all(), "gpus", by, key, page, pageSize] as const,
+      queryFn: ({ signal }) =>
+        fetchJson(
+          `/api/fleet/gpus?${new URLSearchParams({ by, key, page: String(page), pageSize: String(pageSize) }).toString()}`,
+          fleetGpuPageSchema,
+          signal,
+        ),
+      refetchInterval: LIVE_REFRESH_MS,
+      placeholderData: keepPreviousData,
       retry: retryTransient,
     }),
   series: (range: Range) =>

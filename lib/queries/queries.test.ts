@@ -10,6 +10,14 @@ afterEach(() => vi.unstubAllGlobals());
 describe("query factories", () => {
   it("build stable, hierarchical keys", () => {
     expect(fleetQueries.series("6h").queryKey).toEqual(["fleet", "series", "6h"]);
+    expect(fleetQueries.gpus("team", "a b", 2, 100).queryKey).toEqual([
+      "fleet",
+      "gpus",
+      "team",
+      "a b",
+      2,
+      100,
+    ]);
     expect(instanceQueries.detail("h1").queryKey).toEqual(["instances", "detail", "h1"]);
     expect(instanceQueries.series("h1", "1h").queryKey).toEqual([
       "instances",
@@ -39,6 +47,27 @@ describe("fetchJson", () => {
       status: 400,
       message: "invalid query: month: bad",
     });
+  });
+  it("asks for a group's page with its key encoded", async () => {
+    const fetchMock = vi.fn(async (_url: string) =>
+      Response.json({
+        generatedAt: "2026-11-10T12:00:00.000Z",
+        by: "team",
+        key: "r&d",
+        total: 0,
+        page: 1,
+        pageSize: 50,
+        pages: 0,
+        gpus: [],
+      }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    const q = fleetQueries.gpus("team", "r&d", 1, 50);
+    const fn = q.queryFn as unknown as (ctx: { signal: AbortSignal }) => Promise<{ total: number }>;
+    await expect(fn({ signal: new AbortController().signal })).resolves.toMatchObject({ total: 0 });
+    expect(fetchMock.mock.calls[0]?.[0]).toBe(
+      "/api/fleet/gpus?by=team&key=r%26d&page=1&pageSize=50",
+    );
   });
   it("retries only transient failures", () => {
     expect(retryTransient(0, new HttpError(404, "x"))).toBe(false);

@@ -25,6 +25,44 @@ export const gridGpuSchema = z.object({
 });
 export type GridGpu = z.infer<typeof gridGpuSchema>;
 
+export const ATTENTION_REASONS = ["interrupted", "unhealthy", "not_reporting", "idle"] as const;
+export const attentionReasonSchema = z
+  .enum(ATTENTION_REASONS)
+  .describe(
+    "interrupted: its spot host was reclaimed or has a reclaim notice pending; unhealthy: reporting at 85 °C or hotter; not_reporting: no recent data; idle: reporting with SM < 5 % (held or empty)",
+  );
+export type AttentionReason = z.infer<typeof attentionReasonSchema>;
+
+/** A grid GPU with why it needs attention (null: it does not). */
+export const fleetGpuSchema = gridGpuSchema.extend({ reason: attentionReasonSchema.nullable() });
+export type FleetGpu = z.infer<typeof fleetGpuSchema>;
+
+export const GROUP_BYS = ["team", "provider", "model", "state"] as const;
+export const groupBySchema = z
+  .enum(GROUP_BYS)
+  .describe("team and provider of the GPU's host, GPU model name, or GPU state (grid status)");
+export type GroupBy = z.infer<typeof groupBySchema>;
+
+const statusCountsSchema = z.object(
+  Object.fromEntries(GPU_STATUSES.map((s) => [s, z.number().int()])) as Record<
+    (typeof GPU_STATUSES)[number],
+    z.ZodNumber
+  >,
+);
+
+export const fleetGroupSchema = z.object({
+  key: z.string(),
+  hosts: z.number().int().describe("hosts with at least one GPU in the group"),
+  gpus: z.number().int(),
+  statuses: statusCountsSchema.describe("the group's GPUs by grid status"),
+  utilMean: z.number().nullable().describe("mean SM utilization 0-1 over its reporting GPUs"),
+  attention: z.number().int().describe("its GPUs that need attention"),
+});
+export type FleetGroup = z.infer<typeof fleetGroupSchema>;
+
+/** Most GPUs of the problem list sent with the summary; the rest come from /api/fleet/gpus. */
+export const ATTENTION_PREVIEW = 50;
+
 export const fleetSummarySchema = z.object({
   generatedAt: isoTimeSchema,
   health: sourceHealthSchema,
@@ -57,6 +95,83 @@ export const fleetSummarySchema = z.object({
     emptyIdle: z.number().int(),
     perHourMicros: microsSchema.describe("what the idle GPUs cost per hour (GPU share of price)"),
   }),
-  grid: z.array(gridGpuSchema),
+  groups: z
+    .object(
+      Object.fromEntries(GROUP_BYS.map((b) => [b, z.array(fleetGroupSchema)])) as Record<
+        GroupBy,
+        z.ZodArray<typeof fleetGroupSchema>
+      >,
+    )
+    .describe("aggregates per team, provider, GPU model and state, largest group first"),
+  attention: z.object({
+    total: z.number().int().describe("GPUs that need attention"),
+    byReason: z.object(
+      Object.fromEntries(ATTENTION_REASONS.map((r) => [r, z.number().int()])) as Record<
+        AttentionReason,
+        z.ZodNumber
+      >,
+    ),
+    gpus: z
+      .array(fleetGpuSchema)
+      .describe(
+        `the first ${ATTENTION_PREVIEW} of them, most urgent first (interrupted, unhealthy, not reporting, held idle, empty idle); the rest: /api/fleet/gpus?by=attention`,
+      ),
+  }),
 });
 export type FleetSummary = z.infer<typeof fleetSummarySchema>;
+
+/** The largest page /api/fleet/gpus answers. */
+export const MAX_GPU_PAGE = 500;
+
+export const fleetGpuQuerySchema = z
+  .strictObject({
+    by: z
+      .enum([...GROUP_BYS, "attention"])
+      .describe("a group kind of the summary, or attention for the problem list"),
+    key: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(
+        "the group's key (required unless by=attention); for attention, one reason or all (the default)",
+      ),
+    page: z.coerce.number().int().min(1).max(100_000).default(1).describe("1-based"),
+    pageSize: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_GPU_PAGE)
+      .default(200)
+      .describe(`GPUs per page, at most ${MAX_GPU_PAGE}`),
+  })
+  .superRefine((q, ctx) => {
+    if (q.by !== "attention" && q.key === undefined)
+      ctx.addIssue({ code: "custom", path: ["key"], message: `required when by=${q.by}` });
+    if (
+      q.by === "attention" &&
+      q.key !== undefined &&
+      q.key !== "all" &&
+      !(ATTENTION_REASONS as readonly string[]).includes(q.key)
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: ["key"],
+        message: `one of all, ${ATTENTION_REASONS.join(", ")} when by=attention`,
+      });
+  });
+export type FleetGpuQuery = z.infer<typeof fleetGpuQuerySchema>;
+
+export const fleetGpuPageSchema = z.object({
+  generatedAt: isoTimeSchema,
+  by: z.string(),
+  key: z.string(),
+  total: z.number().int().describe("GPUs in the group (0 for a key no GPU has)"),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  pages: z.number().int(),
+  gpus: z
+    .array(fleetGpuSchema)
+    .describe("host by host, in index order; attention: most urgent first"),
+});
+export type FleetGpuPage = z.infer<typeof fleetGpuPageSchema>;

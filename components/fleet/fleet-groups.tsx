@@ -1,0 +1,188 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { memo, useCallback, useState } from "react";
+import { formatInteger, formatRatio } from "@/lib/format/number.ts";
+import { fleetQueries } from "@/lib/queries/fleet.ts";
+import {
+  GPU_STATUSES,
+  GROUP_BYS,
+  MAX_GPU_PAGE,
+  type FleetGroup,
+  type FleetSummary,
+  type GroupBy,
+} from "@/lib/zod/schemas/fleet.ts";
+import { GpuGrid } from "./gpu-grid.tsx";
+import { STATUS_LABELS } from "./util-scale.ts";
+
+// The fleet by team, provider, GPU model or state: one row per group with its counts and a status
+// bar, collapsed. Expanding a group fetches its GPUs a page at a time (/api/fleet/gpus), so the
+// page draws cells only for the groups someone opened, at any fleet size.
+
+export const GROUP_LABELS: Record<GroupBy, string> = {
+  team: "Team",
+  provider: "Provider",
+  model: "GPU model",
+  state: "State",
+};
+
+function groupLabel(by: GroupBy, key: string): string {
+  return by === "state" && key in STATUS_LABELS
+    ? STATUS_LABELS[key as keyof typeof STATUS_LABELS]
+    : key;
+}
+
+function statusText(g: FleetGroup): string {
+  return GPU_STATUSES.filter((s) => g.statuses[s] > 0)
+    .map((s) => `${formatInteger(g.statuses[s])} ${STATUS_LABELS[s]}`)
+    .join(", ");
+}
+
+function StatusBar({ g }: { g: FleetGroup }) {
+  return (
+    <span className="status-bar" aria-hidden="true">
+      {GPU_STATUSES.filter((s) => g.statuses[s] > 0).map((s) => (
+        <span key={s} className={`seg ${s}`} style={{ flexGrow: g.statuses[s] }} />
+      ))}
+    </span>
+  );
+}
+
+export function GroupCells({
+  by,
+  groupKey,
+  total,
+}: {
+  by: GroupBy;
+  groupKey: string;
+  total: number;
+}) {
+  const [page, setPage] = useState(1);
+  const pages = Math.max(1, Math.ceil(total / MAX_GPU_PAGE));
+  const q = useQuery(fleetQueries.gpus(by, groupKey, Math.min(page, pages), MAX_GPU_PAGE));
+  if (q.isError) return <p className="muted">Could not load these GPUs: {q.error.message}</p>;
+  if (!q.data)
+    return (
+      <p className="loading" role="status">
+        Loading GPUs…
+      </p>
+    );
+  return (
+    <>
+      <GpuGrid grid={q.data.gpus} />
+      {q.data.pages > 1 ? (
+        <div className="pager">
+          <span className="muted small">
+            page {q.data.page} of {q.data.pages} ({formatInteger(q.data.total)} GPUs)
+          </span>
+          <button
+            type="button"
+            disabled={q.data.page <= 1}
+            onClick={() => setPage(q.data.page - 1)}
+          >
+            Previous
+          </button>
+          <button
+            type="button"
+            disabled={q.data.page >= q.data.pages}
+            onClick={() => setPage(q.data.page + 1)}
+          >
+            Next
+          </button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+const GroupRow = memo(function GroupRow({
+  by,
+  g,
+  open,
+  onToggle,
+}: {
+  by: GroupBy;
+  g: FleetGroup;
+  open: boolean;
+  onToggle: (key: string) => void;
+}) {
+  const id = `group-${by}-${g.key}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  return (
+    <li className="fleet-group" data-testid="fleet-group" data-key={g.key} data-gpus={g.gpus}>
+      <button
+        type="button"
+        className="group-toggle"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => onToggle(g.key)}
+        data-testid="group-toggle"
+      >
+        <span className="group-name">{groupLabel(by, g.key)}</span>
+        <span className="group-counts">
+          {formatInteger(g.gpus)} GPUs · {formatInteger(g.hosts)} hosts · SM{" "}
+          {formatRatio(g.utilMean)}
+          {g.attention > 0 ? ` · ${formatInteger(g.attention)} need attention` : ""}
+        </span>
+        <StatusBar g={g} />
+        <span className="sr-only">{statusText(g)}</span>
+      </button>
+      {open ? (
+        <div id={id} className="group-cells">
+          <GroupCells by={by} groupKey={g.key} total={g.gpus} />
+        </div>
+      ) : null}
+    </li>
+  );
+});
+
+export function FleetGroups({
+  groups,
+  by,
+  onBy,
+}: {
+  groups: FleetSummary["groups"];
+  by: GroupBy;
+  onBy: (by: GroupBy) => void;
+}) {
+  // which groups are open, per grouping (switching back keeps what was open)
+  const [open, setOpen] = useState<Record<GroupBy, ReadonlySet<string>>>(
+    () => Object.fromEntries(GROUP_BYS.map((b) => [b, new Set<string>()])) as never,
+  );
+  const toggle = useCallback(
+    (key: string) =>
+      setOpen((o) => {
+        const next = new Set(o[by]);
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        return { ...o, [by]: next };
+      }),
+    [by],
+  );
+  const list = groups[by];
+  return (
+    <>
+      <div className="group-by" role="group" aria-label="Group GPUs by">
+        {GROUP_BYS.map((b) => (
+          <button
+            key={b}
+            type="button"
+            aria-pressed={b === by}
+            onClick={() => onBy(b)}
+            data-testid={`group-by-${b}`}
+          >
+            {GROUP_LABELS[b]}
+          </button>
+        ))}
+      </div>
+      {list.length === 0 ? (
+        <p className="muted">No GPUs reported yet.</p>
+      ) : (
+        <ul className="fleet-groups" data-testid="fleet-groups" data-by={by}>
+          {list.map((g) => (
+            <GroupRow key={g.key} by={by} g={g} open={open[by].has(g.key)} onToggle={toggle} />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
