@@ -6,6 +6,7 @@ import { FAILING_AFTER } from "./channel-health.ts";
 import { DEFAULT_DELIVERY, hostsOf, type DeliveryOptions } from "./deliver.ts";
 import { isUniqueViolation } from "../core/store-errors.ts";
 import { buildMessage } from "./message.ts";
+import { errorBodyBytes } from "./payload.ts";
 import { once, refusedMessage, vetTarget } from "./target-policy.ts";
 import { isHttpUrl, redactText } from "./url.ts";
 
@@ -181,7 +182,7 @@ async function resendChannel(
     const r = await o.send(endpoint, chunk, {
       timeoutMs: o.timeoutMs,
       allowPrivate: target.allowPrivate,
-      keepErrorBody: 4096,
+      keepErrorBody: errorBodyBytes("alertmanager_api"),
     });
     durationMs += r.durationMs;
     // the rest would meet the same Alertmanager: try again at the next interval

@@ -133,7 +133,12 @@ export function endpointFor(kind: ChannelKind, url: string): string {
   return kind === "alertmanager_api" ? alertsEndpoint(url) : url;
 }
 
-/** How much of a refusal's body is kept: Alertmanager says why it refused the alerts. */
-export function errorBodyBytes(kind: ChannelKind): number {
-  return kind === "alertmanager_api" ? 4096 : 0;
+/**
+ * How much of a refusal's body is kept in the delivery history: none, for every kind. Alertmanager
+ * says there why it refused the alerts, but a channel may point at any service on the network,
+ * and its error text (a private service's, quoted back to the channel list) is what the target
+ * policy exists to keep from the app's users; the status code is kept.
+ */
+export function errorBodyBytes(_kind: ChannelKind): number {
+  return 0;
 }
