@@ -41,7 +41,10 @@ it("renders every admin section and the pricing catalogue", () => {
       },
     ],
   });
-  c.setQueryData(adminQueries.settings().queryKey, { allowPrivateWebhookTargets: true });
+  c.setQueryData(adminQueries.settings().queryKey, {
+    allowPrivateWebhookTargets: true,
+    pseudonymizeHoldersForViewers: false,
+  });
   c.setQueryData(adminQueries.audit({ action: "", actor: "" }).queryKey, {
     pages: [
       {

@@ -25,6 +25,8 @@ describe("openApiDocument", () => {
       "/api/costs",
       "/api/costs/export.csv",
       "/api/costs/focus",
+      "/api/costs/holders",
+      "/api/costs/holders.csv",
       "/api/fleet",
       "/api/fleet/series",
       "/api/instances",

@@ -35,7 +35,10 @@ export const tokenListSchema = z.object({ tokens: z.array(tokenSchema) });
 export const createdTokenSchema = tokenSchema.extend({ token: z.string() });
 export type CreatedTokenDto = z.infer<typeof createdTokenSchema>;
 
-export const appSettingsSchema = z.object({ allowPrivateWebhookTargets: z.boolean() });
+export const appSettingsSchema = z.object({
+  allowPrivateWebhookTargets: z.boolean(),
+  pseudonymizeHoldersForViewers: z.boolean(),
+});
 export type AppSettingsDto = z.infer<typeof appSettingsSchema>;
 
 export const auditEntrySchema = z.object({

@@ -7,6 +7,8 @@ import { db } from "@/lib/db.ts";
 const SETTINGS = {
   /** Webhook channels may target private, loopback, link-local and the app's own addresses. */
   allowPrivateWebhookTargets: z.boolean(),
+  /** Viewers see GPU holders (personal data) as stable pseudonyms instead of names (issue 24). */
+  pseudonymizeHoldersForViewers: z.boolean(),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -14,10 +16,12 @@ export type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]>;
 
 const DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   allowPrivateWebhookTargets: false,
+  pseudonymizeHoldersForViewers: false,
 };
 
 export const settingsSchema = z.strictObject({
   allowPrivateWebhookTargets: SETTINGS.allowPrivateWebhookTargets.optional(),
+  pseudonymizeHoldersForViewers: SETTINGS.pseudonymizeHoldersForViewers.optional(),
 });
 
 export async function getSetting<K extends SettingKey>(key: K): Promise<SettingValue<K>> {
@@ -30,7 +34,10 @@ export async function getSetting<K extends SettingKey>(key: K): Promise<SettingV
 }
 
 export async function getSettings(): Promise<{ [K in SettingKey]: SettingValue<K> }> {
-  return { allowPrivateWebhookTargets: await getSetting("allowPrivateWebhookTargets") };
+  return {
+    allowPrivateWebhookTargets: await getSetting("allowPrivateWebhookTargets"),
+    pseudonymizeHoldersForViewers: await getSetting("pseudonymizeHoldersForViewers"),
+  };
 }
 
 export async function setSetting<K extends SettingKey>(

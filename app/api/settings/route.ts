@@ -12,5 +12,8 @@ export const PATCH = handle("settings:write", async (req: Request) => {
   if (patch.allowPrivateWebhookTargets !== undefined) {
     await setSetting("allowPrivateWebhookTargets", patch.allowPrivateWebhookTargets);
   }
+  if (patch.pseudonymizeHoldersForViewers !== undefined) {
+    await setSetting("pseudonymizeHoldersForViewers", patch.pseudonymizeHoldersForViewers);
+  }
   return json(await getSettings());
 });
