@@ -32,6 +32,9 @@ describe("openApiDocument", () => {
       "/api/instances",
       "/api/instances/{id}",
       "/api/instances/{id}/series",
+      "/api/people",
+      "/api/people/import",
+      "/api/people/{id}",
     ]);
   });
 
@@ -45,6 +48,8 @@ describe("openApiDocument", () => {
       required: true,
     });
     expect(Object.keys(doc.components.schemas.CostMonth?.properties ?? {})).toContain("breakdowns");
+    expect(Object.keys(doc.components.schemas.HolderSpend?.properties ?? {})).toContain("rows");
+    expect(doc.components.schemas.PersonList).toBeDefined();
     // the whole document must survive JSON (no functions, no BigInt)
     expect(() => JSON.stringify(doc)).not.toThrow();
   });

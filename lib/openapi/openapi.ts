@@ -2,6 +2,7 @@ import { z } from "zod";
 import { compareOpenApiPaths, compareOpenApiSchemas } from "../compare/openapi.ts";
 import { focusPathItem } from "../focus/openapi.ts";
 import { alertingPaths, alertingSchemas } from "./alerting.ts";
+import { peoplePaths, peopleSchemas } from "./people.ts";
 import { apiErrorSchema } from "../zod/schemas/common.ts";
 import { costMonthSchema } from "../zod/schemas/costs.ts";
 import { holderSpendSchema } from "../zod/schemas/holder-spend.ts";
@@ -144,6 +145,7 @@ export function openApiDocument(): JsonObject {
       },
       "/api/costs/focus": focusPathItem(),
       ...alertingPaths(),
+      ...peoplePaths(),
       ...compareOpenApiPaths(),
     },
     components: {
@@ -161,6 +163,7 @@ export function openApiDocument(): JsonObject {
         CostMonth: schemaOf(costMonthSchema),
         HolderSpend: schemaOf(holderSpendSchema),
         ...alertingSchemas(),
+        ...peopleSchemas(),
         ...compareOpenApiSchemas(),
       },
     },

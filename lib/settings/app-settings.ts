@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db.ts";
+import { emailPatternSchema } from "@/lib/zod/schemas/person.ts";
 
 // Settings an admin changes at run time, kept in the store so every replica sees the same value.
 
@@ -9,6 +10,8 @@ const SETTINGS = {
   allowPrivateWebhookTargets: z.boolean(),
   /** Viewers see GPU holders (personal data) as stable pseudonyms instead of names (issue 24). */
   pseudonymizeHoldersForViewers: z.boolean(),
+  /** The people directory's address pattern for holders it has no entry for (null: none). */
+  peopleEmailPattern: emailPatternSchema.nullable(),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -17,11 +20,13 @@ export type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]>;
 const DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   allowPrivateWebhookTargets: false,
   pseudonymizeHoldersForViewers: false,
+  peopleEmailPattern: null,
 };
 
 export const settingsSchema = z.strictObject({
   allowPrivateWebhookTargets: SETTINGS.allowPrivateWebhookTargets.optional(),
   pseudonymizeHoldersForViewers: SETTINGS.pseudonymizeHoldersForViewers.optional(),
+  peopleEmailPattern: SETTINGS.peopleEmailPattern.optional(),
 });
 
 export async function getSetting<K extends SettingKey>(key: K): Promise<SettingValue<K>> {
@@ -37,6 +42,7 @@ export async function getSettings(): Promise<{ [K in SettingKey]: SettingValue<K
   return {
     allowPrivateWebhookTargets: await getSetting("allowPrivateWebhookTargets"),
     pseudonymizeHoldersForViewers: await getSetting("pseudonymizeHoldersForViewers"),
+    peopleEmailPattern: await getSetting("peopleEmailPattern"),
   };
 }
 
