@@ -48,11 +48,11 @@ describe("who holds idle GPUs", () => {
       ...html.matchAll(/data-testid="holder-row"[^>]*><td>(?:<span[^>]*>)?([^<]+)/g),
     ].map((m) => m[1]);
     expect(names).toEqual(["bob", "alice", "not held (no process named a holder)"]);
-    const costs = [...html.matchAll(/data-testid="holder-cost">\$([\d.,]+)/g)].map((m) =>
+    const costs = [...html.matchAll(/data-testid="holder-cost"[^>]*>\$([\d.,]+)/g)].map((m) =>
       Number(m[1]),
     );
     expect(costs.reduce((a, b) => a + b, 0)).toBe(9);
-    expect(html).toContain('data-testid="holder-total-cost">$9.00');
+    expect(html).toMatch(/data-testid="holder-total-cost" data-micros="9000000"[^>]*>\$9\.00/);
   });
 
   it("links the CSV for the month and says when names are pseudonyms", () => {

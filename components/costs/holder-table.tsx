@@ -94,7 +94,12 @@ export function HolderTable({ month }: { month: string }) {
                   {money(r.displayIdleMicros)}
                 </td>
                 <td className="num">{r.held ? formatHours(r.longestIdleSeconds) : "—"}</td>
-                <td className="num" data-testid="holder-cost">
+                <td
+                  className="num"
+                  data-testid="holder-cost"
+                  data-micros={r.costMicros}
+                  data-display-micros={r.displayCostMicros}
+                >
                   {money(r.displayCostMicros)}
                 </td>
               </tr>
@@ -106,7 +111,12 @@ export function HolderTable({ month }: { month: string }) {
               <td />
               <td className="num">{money(data.displayIdleMicros)}</td>
               <td />
-              <td className="num" data-testid="holder-total-cost">
+              <td
+                className="num"
+                data-testid="holder-total-cost"
+                data-micros={data.totalMicros}
+                data-display-micros={data.displayTotalMicros}
+              >
                 {money(data.displayTotalMicros)}
               </td>
             </tr>
