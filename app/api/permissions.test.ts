@@ -93,6 +93,7 @@ const EXPECTED: Record<string, Rule> = {
   "POST /api/tokens": adminOnly,
   "DELETE /api/tokens/[id]": adminOnly,
   "GET /api/settings": adminOnly,
+  "GET /api/me/gpus": { who: "viewer", token: "none" },
   "GET /api/people": adminOnly,
   "POST /api/people": adminOnly,
   "DELETE /api/people/[id]": adminOnly,

@@ -32,6 +32,7 @@ describe("openApiDocument", () => {
       "/api/instances",
       "/api/instances/{id}",
       "/api/instances/{id}/series",
+      "/api/me/gpus",
       "/api/people",
       "/api/people/import",
       "/api/people/{id}",

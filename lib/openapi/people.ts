@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { myGpusSchema } from "../zod/schemas/my-gpus.ts";
 import { personInputSchema, personSchema } from "../zod/schemas/person.ts";
 
 // OpenAPI paths of the people directory (issue 24, lib/people), merged by lib/openapi/openapi.ts.
@@ -19,6 +20,13 @@ const err = (description: string) => ok("ApiError", description);
 
 export function peoplePaths(): JsonObject {
   return {
+    "/api/me/gpus": {
+      get: {
+        summary:
+          "My GPUs: what the signed-in person holds now (through the people directory), its cost and alerts",
+        responses: { "200": ok("MyGpus"), "403": err("an API token has no GPUs of its own") },
+      },
+    },
     "/api/people": {
       get: {
         summary: "The people directory: who hears about GPUs a user, namespace or account holds",
@@ -59,6 +67,7 @@ export function peoplePaths(): JsonObject {
 export function peopleSchemas(): JsonObject {
   return {
     Person: schemaOf(personSchema),
+    MyGpus: schemaOf(myGpusSchema),
     PersonList: schemaOf(z.array(personSchema)),
     PeopleImportResult: schemaOf(
       z.object({ imported: z.number().int(), keptManual: z.number().int() }),
