@@ -3,8 +3,8 @@ import { parse } from "csv-parse/sync";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { InvalidInputError } from "@/lib/core/errors.ts";
 import type { Holder } from "@/lib/core/holders.ts";
-import { getSetting } from "@/lib/settings/app-settings.ts";
 import {
+  emailPatternSchema,
   personInputSchema,
   personSchema,
   type Person,
@@ -24,6 +24,18 @@ export interface Contact {
   via: "directory" | "pattern";
   /** the directory key that matched ("user alice", "namespace ml") */
   matched: string;
+}
+
+/** The address pattern (the admin setting peopleEmailPattern), read from `client`; null: none. */
+async function emailPattern(client: Db): Promise<string | null> {
+  const row = await client.appSetting.findUnique({ where: { key: "peopleEmailPattern" } });
+  if (!row) return null;
+  try {
+    const parsed = emailPatternSchema.nullable().safeParse(JSON.parse(row.value));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Users the pattern never applies to: numeric uids, "unknown", root and system accounts. */
@@ -58,7 +70,7 @@ export async function holderContacts(
           where: { OR: keys.map((k) => ({ kind: k.kind, key: k.key })) },
         });
   const byKey = new Map(entries.map((e) => [`${e.kind}|${e.key}`, e]));
-  const pattern = await getSetting("peopleEmailPattern");
+  const pattern = await emailPattern(client);
   return holders.map((h) => {
     for (const k of holderKeys(h)) {
       const e = byKey.get(`${k.kind}|${k.key}`);
@@ -94,7 +106,7 @@ export async function keysForEmail(
   });
   const out = rows.map((r) => ({ kind: r.kind as PersonKind, key: r.key }));
   // the pattern maps back too: alice@example.com under {user}@example.com is user alice
-  const pattern = await getSetting("peopleEmailPattern");
+  const pattern = await emailPattern(client);
   if (pattern) {
     const [head = "", tail = ""] = pattern.toLowerCase().split("{user}");
     const e = email.trim().toLowerCase();
