@@ -6,6 +6,7 @@ import { PAGE_PERMISSIONS, roleAllows, type Role } from "@/lib/auth/roles.ts";
 
 const LINKS = [
   { href: "/", label: "Fleet", match: (p: string) => p === "/" || p.startsWith("/instances") },
+  { href: "/my-gpus", label: "My GPUs", match: (p: string) => p.startsWith("/my-gpus") },
   { href: "/costs", label: "Costs", match: (p: string) => p.startsWith("/costs") },
   { href: "/compare", label: "Compare", match: (p: string) => p.startsWith("/compare") },
   { href: "/alerts", label: "Alerts", match: (p: string) => p.startsWith("/alerts") },

@@ -177,6 +177,27 @@ const SCENARIOS: Record<
     action: "budgets.delete",
     run: () => call("DELETE /api/budgets/[id]", undefined, ids.budget),
   },
+  "POST /api/people": {
+    action: "people.create",
+    run: () => call("POST /api/people", { key: "alice", email: "alice@example.com" }),
+  },
+  "DELETE /api/people/[id]": {
+    action: "people.delete",
+    run: () => call("DELETE /api/people/[id]", undefined, ids.person),
+  },
+  "POST /api/people/import": {
+    action: "people.import",
+    run: () => {
+      const h = handlers.get("POST /api/people/import");
+      if (!h) throw new Error("no handler POST /api/people/import");
+      const headers = { "content-type": "text/csv", cookie: admin.cookie, origin: admin.origin };
+      const url = "http://127.0.0.1:3000/api/people/import";
+      const body = "key,email\nbob,bob@example.com\n";
+      return h(new Request(url, { method: "POST", headers, body }), {
+        params: Promise.resolve({}),
+      });
+    },
+  },
   "POST /api/channels": {
     action: "channels.create",
     run: () => call("POST /api/channels", { name: "Hook", kind: "webhook", url: hookUrl }),
@@ -377,6 +398,7 @@ describe("audit log", () => {
       if (key === "POST /api/rules" && created?.id) ids.rule = created.id;
       if (key === "POST /api/budgets" && created?.id) ids.budget = created.id;
       if (key === "POST /api/channels" && created?.id) ids.channel = created.id;
+      if (key === "POST /api/people" && created?.id) ids.person = created.id;
       if (key === "POST /api/users" && created?.id) ids.user = created.id;
       if (key === "POST /api/tokens" && created?.id) ids.token = created.id;
       if (key === "POST /api/pricing" && created?.id) ids.price = created.id;

@@ -41,7 +41,11 @@ it("renders every admin section and the pricing catalogue", () => {
       },
     ],
   });
-  c.setQueryData(adminQueries.settings().queryKey, { allowPrivateWebhookTargets: true });
+  c.setQueryData(adminQueries.settings().queryKey, {
+    allowPrivateWebhookTargets: true,
+    pseudonymizeHoldersForViewers: false,
+    peopleEmailPattern: null,
+  });
   c.setQueryData(adminQueries.audit({ action: "", actor: "" }).queryKey, {
     pages: [
       {

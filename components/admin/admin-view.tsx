@@ -1,6 +1,7 @@
 "use client";
 
 import { AppSettingsPanel } from "./app-settings-panel.tsx";
+import { PeoplePanel } from "./people-panel.tsx";
 import { AuditPanel } from "./audit-panel.tsx";
 import { TokensPanel } from "./tokens-panel.tsx";
 import { UsersPanel } from "./users-panel.tsx";
@@ -17,6 +18,7 @@ export function AdminView({ currentUserId }: { currentUserId: string }) {
         <UsersPanel currentUserId={currentUserId} />
         <TokensPanel />
         <AppSettingsPanel />
+        <PeoplePanel />
         <AuditPanel />
       </div>
     </>

@@ -18,8 +18,13 @@ export function AppSettingsPanel() {
   });
   // show the value being saved until the server answers
   const allow = save.isPending
-    ? (save.variables.allowPrivateWebhookTargets ?? false)
+    ? (save.variables.allowPrivateWebhookTargets ?? q.data?.allowPrivateWebhookTargets ?? false)
     : (q.data?.allowPrivateWebhookTargets ?? false);
+  const pseudonyms = save.isPending
+    ? (save.variables.pseudonymizeHoldersForViewers ??
+      q.data?.pseudonymizeHoldersForViewers ??
+      false)
+    : (q.data?.pseudonymizeHoldersForViewers ?? false);
   return (
     <section
       className="panel"
@@ -58,6 +63,19 @@ export function AppSettingsPanel() {
         the app&apos;s own API. Turn it on only when your webhook receivers live on a private
         network you trust.
       </p>
+      <label className="admin-check">
+        <input
+          type="checkbox"
+          checked={pseudonyms}
+          disabled={!q.data || save.isPending}
+          onChange={(e) => save.mutate({ pseudonymizeHoldersForViewers: e.target.checked })}
+          data-testid="pseudonymize-holders"
+        />
+        <span>
+          Show GPU holders (user names, pods, containers) to viewers as stable pseudonyms instead of
+          names
+        </span>
+      </label>
       {save.isPending ? (
         <p className="muted small" role="status">
           Saving…

@@ -17,6 +17,7 @@ import { useSearchState } from "../use-search-state.ts";
 import { BreakdownTable } from "./breakdown-table.tsx";
 import { BudgetPanel } from "./budget-panel.tsx";
 import { CostInstanceTable } from "./cost-instance-table.tsx";
+import { HolderTable } from "./holder-table.tsx";
 import { FocusExport } from "./focus-export.tsx";
 import { MonthPicker } from "./month-picker.tsx";
 import { TableWrap } from "../table-wrap.tsx";
@@ -206,6 +207,17 @@ function CostsBody({ m }: { m: CostMonth }) {
           displayTotalMicros={m.displayTotalMicros}
           displayIdleMicros={m.displayIdleMicros}
         />
+      </section>
+
+      <section className="panel" aria-labelledby="by-holder-title" data-testid="by-holder">
+        <div className="panel-head">
+          <h2 id="by-holder-title">Who holds idle GPUs</h2>
+          <span className="muted small">
+            spend and idle spend by the person whose processes held the GPUs, split by memory when a
+            GPU changed hands; the rows add up to the month&apos;s total
+          </span>
+        </div>
+        <HolderTable month={m.month} />
       </section>
     </>
   );

@@ -28,6 +28,7 @@ export function GpuTable({ gpus }: { gpus: InstanceDetail["gpus"] }) {
             <th className="num" scope="col">
               Processes
             </th>
+            <th scope="col">Held by</th>
           </tr>
         </thead>
         <tbody>
@@ -52,6 +53,9 @@ export function GpuTable({ gpus }: { gpus: InstanceDetail["gpus"] }) {
                 {g.tempCelsius === null ? "—" : `${Math.round(g.tempCelsius)} °C`}
               </td>
               <td className="num">{formatInteger(g.processes)}</td>
+              <td data-testid="gpu-holders">
+                {g.holders.length === 0 ? <span className="muted">—</span> : g.holders.join(", ")}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -106,6 +110,7 @@ export function ProcessTable({ processes }: { processes: InstanceDetail["process
               PID
             </th>
             <th scope="col">Process</th>
+            <th scope="col">Holder</th>
             <th className="num" scope="col">
               GPU memory
             </th>
@@ -117,6 +122,9 @@ export function ProcessTable({ processes }: { processes: InstanceDetail["process
               <td>{p.gpuIndex ?? "?"}</td>
               <td className="num">{p.pid}</td>
               <td className="mono">{p.processName}</td>
+              <td data-testid="process-holder">
+                {p.holder ?? <span className="muted">unknown</span>}
+              </td>
               <td className="num">{formatBytes(p.usedMemoryBytes)}</td>
             </tr>
           ))}

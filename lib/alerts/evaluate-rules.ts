@@ -17,6 +17,7 @@ import {
   evaluateThrottle,
 } from "./evaluate-health.ts";
 import { evaluateIdle, idleWindow } from "./evaluate-idle.ts";
+import { withIdleHolders } from "./idle-holders.ts";
 import { probeBackend, type BackendState } from "./backend-state.ts";
 import { evaluateBackendDown, READS_LIVENESS, READS_METRICS } from "./evaluate-backend.ts";
 import { evaluateSpotInterruption } from "./evaluate-spot.ts";
@@ -42,7 +43,9 @@ export interface EvaluateOptions {
   now: Date;
   /** the reads the rules need (the process's MetricsSource, or a test's fake); `health` is the
    * Prometheus-mode probe, unused in embedded mode */
-  metrics: Pick<MetricsSource, "mode" | "gpuWindow" | "health">;
+  /** processes: who holds an idle GPU (issue 24); without it idle alerts name the owner only */
+  metrics: Pick<MetricsSource, "mode" | "gpuWindow" | "health"> &
+    Partial<Pick<MetricsSource, "processes">>;
   /** the collector's interval: "not reporting for N intervals" is measured in it */
   intervalS: number;
 }
@@ -103,7 +106,8 @@ async function conditionsFor(rule: RuleFacts, x: Inputs): Promise<Condition[] | 
     case "idle": {
       const w = idleWindow(rule, now);
       const minutes = Math.round((w.to.getTime() - w.from.getTime()) / 60_000);
-      return evaluateIdle(rule, await x.window(minutes), x.hosts, x.gpus, now, intervalS);
+      const idle = evaluateIdle(rule, await x.window(minutes), x.hosts, x.gpus, now, intervalS);
+      return withIdleHolders(idle, x.opts.metrics, x.db);
     }
     case "budget":
       return evaluateBudgets(rule, await x.budgets());

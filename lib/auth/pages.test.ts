@@ -37,10 +37,12 @@ describe("pages", () => {
       Object.entries(PAGE_PERMISSIONS)
         .filter(([, p]) => roleAllows(role, p))
         .map(([page]) => page);
-    expect(pages("viewer")).toEqual(["/", "/instances/[id]"]);
+    // "My GPUs" (issue 24) is every signed-in person's
+    expect(pages("viewer")).toEqual(["/", "/instances/[id]", "/my-gpus"]);
     expect(pages("operator")).toEqual([
       "/",
       "/instances/[id]",
+      "/my-gpus",
       "/alerts",
       "/recommendations",
       "/compare",
@@ -48,6 +50,7 @@ describe("pages", () => {
     expect(pages("finance")).toEqual([
       "/",
       "/instances/[id]",
+      "/my-gpus",
       "/alerts",
       "/recommendations",
       "/costs",

@@ -67,6 +67,7 @@ export function tokenAllows(scope: TokenScope, permission: Permission): boolean 
 export const PAGE_PERMISSIONS = {
   "/": "fleet:read",
   "/instances/[id]": "fleet:read",
+  "/my-gpus": "fleet:read",
   "/alerts": "alerts:read",
   "/recommendations": "recommendations:read",
   "/costs": "costs:read",

@@ -10,3 +10,9 @@ export const DEMO_USERS: readonly { email: string; password: string; role: Role 
   { email: "operator@demo.gpufleet.test", password: "demo-operator-pass", role: "operator" },
   { email: "viewer@demo.gpufleet.test", password: "demo-viewer-pass", role: "viewer" },
 ];
+
+/**
+ * The demo's holder with a login (issue 24): the simulator's user `alice` holds GPUs on its shared
+ * hosts, and the people directory maps her to the demo viewer, whose "My GPUs" page shows them.
+ */
+export const DEMO_HOLDER = { user: "alice", email: "viewer@demo.gpufleet.test" } as const;

@@ -3,12 +3,19 @@ import "server-only";
 // Creates the demo's users (lib/demo/demo-logins.ts) for `npm start`.
 import { db } from "@/lib/db.ts";
 import { createUser } from "@/lib/auth/users.ts";
-import { DEMO_USERS } from "./demo-logins.ts";
+import { savePerson } from "@/lib/people/directory.ts";
+import { DEMO_HOLDER, DEMO_USERS } from "./demo-logins.ts";
 
 /** Creates the demo users when the store has no user; returns whether it did. */
 export async function seedDemoUsers(): Promise<boolean> {
   if ((await db.user.count()) > 0) return false;
   for (const u of DEMO_USERS) await createUser(u);
+  await savePerson({
+    kind: "user",
+    key: DEMO_HOLDER.user,
+    email: DEMO_HOLDER.email,
+    slackId: null,
+  });
   return true;
 }
 

@@ -7,6 +7,7 @@ import type { ProcessInfo } from "@/lib/metrics/source.ts";
 import type { InstanceDetail } from "@/lib/zod/schemas/instance.ts";
 import { db as defaultDb } from "@/lib/db.ts";
 import { NotFoundError } from "../core/errors.ts";
+import { describeHolder, type Holder } from "../core/holders.ts";
 import { idleNowPerHour, shapeInstanceGpus } from "./instance-detail.ts";
 import { cachedFleet } from "./fleet-cache.ts";
 import { loadFleetSnapshot, usesDefaults, type FleetDeps } from "./load-fleet-snapshot.ts";
@@ -16,7 +17,11 @@ import { toHostState } from "./summarize.ts";
  * One instance: its GPUs now, MIG slices, processes, price and this month's cost. A host outside a
  * team-limited scope is not found, as if it did not exist.
  */
-export async function getInstance(id: string, deps: FleetDeps): Promise<InstanceDetail> {
+export async function getInstance(
+  id: string,
+  deps: FleetDeps,
+  nameHolder: (h: Holder) => string = describeHolder,
+): Promise<InstanceDetail> {
   const client = deps.client ?? defaultDb;
   const source = deps.source ?? getMetricsSource();
   const host = await client.host.findUnique({ where: { id } });
@@ -41,7 +46,7 @@ export async function getInstance(id: string, deps: FleetDeps): Promise<Instance
       _sum: { upSeconds: true },
     }),
   ]);
-  const shaped = shapeInstanceGpus(id, snapshot.current, snapshot.grid, processes);
+  const shaped = shapeInstanceGpus(id, snapshot.current, snapshot.grid, processes, nameHolder);
   const price = snapshot.prices.get(id) ?? null;
 
   return {

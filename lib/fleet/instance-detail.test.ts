@@ -63,6 +63,39 @@ describe("shapeInstanceGpus", () => {
     ]);
   });
 
+  it("names each GPU's holders (its slices' too), largest memory first, and each process's", () => {
+    const who = (user: string, ref: string) =>
+      ({ user, kind: "container", ref, name: null, namespace: null, account: null }) as const;
+    const [serve, idle, big] = processes;
+    if (!serve || !idle || !big) throw new Error("fixture");
+    const held = shapeInstanceGpus("h1", current, grid, [
+      { ...serve, holder: who("bob", "b0b") },
+      { ...idle, holder: who("carol", "ca1") },
+      { ...big, holder: who("alice", "a11") },
+      { gpuUuid: "u1", pid: 10, processName: "x", usedMemoryBytes: 1, holder: null },
+    ]);
+    expect(held.gpus.map((x) => x.holders)).toEqual([
+      ["alice · container a11", "bob · container b0b"],
+      ["carol · container ca1"],
+    ]);
+    expect(held.processes.map((p) => p.holder)).toEqual([
+      "alice · container a11",
+      "bob · container b0b",
+      "carol · container ca1",
+      null,
+    ]);
+    // the viewer's namer (pseudonyms) decides every name shown
+    const named = shapeInstanceGpus(
+      "h1",
+      current,
+      grid,
+      processes.map((p) => ({ ...p, holder: who("bob", "b") })),
+      () => "user-x",
+    );
+    expect(named.gpus[0]?.holders).toEqual(["user-x"]);
+    expect(d.gpus.every((x) => x.holders.length === 0)).toBe(true);
+  });
+
   it("prices the GPUs idle now at their share of the host price", () => {
     expect(
       idleNowPerHour(d.gpus, { perHourMicros: 10_000_001n, currency: "USD", gpuCount: 2 }),

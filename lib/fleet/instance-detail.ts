@@ -2,6 +2,7 @@ import type { CurrentGpu, ProcessInfo } from "@/lib/metrics/source.ts";
 import type { GridGpu } from "@/lib/zod/schemas/fleet.ts";
 import type { InstanceDetail } from "@/lib/zod/schemas/instance.ts";
 import { isIdle } from "./classify-gpu.ts";
+import { describeHolder, mergeHolders, type Holder } from "@/lib/core/holders.ts";
 import { gpuShareMicros, type HostPrice } from "./summarize.ts";
 
 // Pure shaping of one host's live GPUs, MIG slices and processes for the instance page.
@@ -13,10 +14,20 @@ export function shapeInstanceGpus(
   current: readonly CurrentGpu[],
   grid: readonly GridGpu[],
   processes: readonly ProcessInfo[],
+  nameHolder: (h: Holder) => string = describeHolder,
 ): Detail {
   const mine = current.filter((g) => g.hostId === hostId);
   const whole = new Map(mine.filter((g) => g.parentUuid === null).map((g) => [g.uuid, g]));
   const status = new Map(grid.filter((g) => g.hostId === hostId).map((g) => [g.uuid, g]));
+  // a GPU's holders: its own processes' and those of its MIG slices, largest memory first
+  const heldBy = new Map<string, { holder: Holder; memBytes: number }[]>();
+  for (const p of processes) {
+    if (!p.holder) continue;
+    const gpu = mine.find((g) => g.uuid === p.gpuUuid)?.parentUuid ?? p.gpuUuid;
+    const list = heldBy.get(gpu) ?? [];
+    list.push({ holder: p.holder, memBytes: p.usedMemoryBytes });
+    heldBy.set(gpu, list);
+  }
   const indexOf = (uuid: string) =>
     whole.get(uuid)?.index ?? whole.get(mine.find((g) => g.uuid === uuid)?.parentUuid ?? "")?.index;
 
@@ -38,6 +49,9 @@ export function shapeInstanceGpus(
         reporting: g.reporting,
         lastSeen: g.lastSeen ? g.lastSeen.toISOString() : null,
         status: cell?.status ?? "not_reporting",
+        holders: [
+          ...new Set(mergeHolders(heldBy.get(g.uuid) ?? []).map((h) => nameHolder(h.holder))),
+        ],
       };
     });
 
@@ -65,6 +79,7 @@ export function shapeInstanceGpus(
       pid: p.pid,
       processName: p.processName,
       usedMemoryBytes: p.usedMemoryBytes,
+      holder: p.holder ? nameHolder(p.holder) : null,
     }))
     .sort((a, b) => (a.gpuIndex ?? 0) - (b.gpuIndex ?? 0) || b.usedMemoryBytes - a.usedMemoryBytes);
 

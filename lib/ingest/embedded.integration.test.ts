@@ -8,6 +8,8 @@ import { createEmbeddedSource } from "../metrics/embedded/source.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { createCollector, type Collector } from "../jobs/loop.ts";
 import { syncTargets } from "./sync-targets.ts";
+import { parseHolderMemories } from "../core/holders.ts";
+import { embeddedHourSamples } from "../metrics/embedded/hour-samples.ts";
 
 // The embedded pipeline end to end: simulated exporters → scrape → store → source reads.
 
@@ -106,6 +108,28 @@ describe("embedded collection", () => {
     });
     expect(series.util.length).toBeGreaterThan(0);
     expect((await source.health()).ok).toBe(true);
+  });
+
+  it("keeps who holds each GPU: per process on the host, per minute in the store (issue 24)", async () => {
+    const busy = await db.gpuMinute.findMany({ where: { processes: { gt: 0 } } });
+    expect(busy.length).toBeGreaterThan(0);
+    // every GPU-minute with a process names its holders, and the ledger's reader returns them
+    expect(busy.filter((m) => parseHolderMemories(m.holders).length === 0)).toEqual([]);
+    const users = new Set(
+      busy.flatMap((m) => parseHolderMemories(m.holders).map((h) => h.holder.user)),
+    );
+    expect([...users].some((u) => u === "alice" || u === "bob" || u === "carol")).toBe(true);
+    const host = await db.host.findFirstOrThrow({ where: { hostname: fleet.hosts[0]?.hostname } });
+    const procs = await createEmbeddedSource(db, 1).processes(host.id);
+    expect(procs.length).toBeGreaterThan(0);
+    expect(procs.every((p) => p.holder?.user)).toBe(true);
+    const now = Date.now();
+    const samples = await embeddedHourSamples(db, new Date(now - 3600_000), new Date(now + 60_000));
+    const held = [...samples.values()]
+      .flat()
+      .flatMap((s) => s.gpus.flatMap((g) => g.holders ?? []));
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.every((h) => h.memBytes >= 0 && h.holder.kind.length > 0)).toBe(true);
   });
 
   it("shows a stopped exporter as not reporting on the next collection", async () => {

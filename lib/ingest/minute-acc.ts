@@ -1,4 +1,5 @@
 import type { GpuReading, MigReading } from "./snapshot.ts";
+import { holderKey, type HolderMemory } from "../core/holders.ts";
 
 // Running 1-minute aggregates per GPU, kept in memory between scrapes of the same minute and
 // written (upserted) after every scrape so a restart loses at most the current minute's mean.
@@ -16,6 +17,8 @@ export interface MinuteAgg {
   memUsedBytes: number | null;
   memTotalBytes: number | null;
   processes: number | null;
+  /** holder key → the holder and its memory summed over the minute's samples (mean = sum ÷ samples) */
+  holders: Map<string, HolderMemory>;
 }
 
 interface Mean {
@@ -58,6 +61,7 @@ function fresh(minuteStart: number): MinuteAgg {
     memUsedBytes: null,
     memTotalBytes: null,
     processes: null,
+    holders: new Map(),
   };
 }
 
@@ -67,6 +71,7 @@ export function accumulate(
   at: number,
   r: GpuReading | MigReading,
   processes: number | null,
+  holders: readonly HolderMemory[] = [],
 ): MinuteAgg {
   const minute = minuteStartOf(at);
   const agg = prev && prev.minuteStart === minute ? prev : fresh(minute);
@@ -83,5 +88,21 @@ export function accumulate(
   agg.memUsedBytes = maxOf(agg.memUsedBytes, r.memUsedBytes);
   agg.memTotalBytes = r.memTotalBytes ?? agg.memTotalBytes;
   agg.processes = maxOf(agg.processes, processes);
+  for (const h of holders) {
+    const k = holderKey(h.holder);
+    const prev = agg.holders.get(k);
+    if (prev) prev.memBytes += h.memBytes;
+    else agg.holders.set(k, { holder: h.holder, memBytes: h.memBytes });
+  }
   return agg;
+}
+
+/** The minute's holders with their mean memory over its samples, largest first; null when none. */
+export function holdersOf(agg: MinuteAgg): HolderMemory[] | null {
+  if (agg.holders.size === 0 || agg.samples === 0) return null;
+  return [...agg.holders.values()]
+    .map((h) => ({ holder: h.holder, memBytes: Math.round(h.memBytes / agg.samples) }))
+    .sort(
+      (a, b) => b.memBytes - a.memBytes || (holderKey(a.holder) < holderKey(b.holder) ? -1 : 1),
+    );
 }

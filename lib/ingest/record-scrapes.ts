@@ -1,9 +1,11 @@
 import "server-only";
 import type { Db } from "../db.ts";
 import type { ScrapeResult } from "./scrape.ts";
-import type { GpuReading } from "./snapshot.ts";
+import type { GpuReading, HostSnapshot } from "./snapshot.ts";
 import { migProcesses } from "../core/mig.ts";
-import { accumulate, meanOf, type MinuteAgg } from "./minute-acc.ts";
+import { accumulate, holdersOf, meanOf, type MinuteAgg } from "./minute-acc.ts";
+import { migKey } from "../core/mig.ts";
+import { mergeHolders, type HolderMemory } from "../core/holders.ts";
 import { accumulateHealth, healthColumns, type HealthAgg } from "./health-acc.ts";
 import { chunked, IN_CHUNK, writeHosts, type HostPlan, type InventoryRow } from "./record-hosts.ts";
 
@@ -59,9 +61,25 @@ function minuteRow(hostId: string, uuid: string, agg: MinuteAgg, health?: Health
     smActive: meanOf(agg.smActive),
     tensorActive: meanOf(agg.tensorActive),
     processes: agg.processes,
+    holders: jsonOrNull(holdersOf(agg)),
     // MIG rows carry no health columns: null, as a row created without them
     ...healthColumns(health),
   };
+}
+
+function jsonOrNull(v: unknown[] | null): string | null {
+  return v === null ? null : JSON.stringify(v);
+}
+
+/** Each GPU's (or MIG slice's) holders in one scrape, merged by holder. */
+function holdersByUnit(snap: HostSnapshot): Map<string, HolderMemory[]> {
+  const raw = new Map<string, HolderMemory[]>();
+  for (const p of snap.processes) {
+    if (!p.holder) continue;
+    const unit = p.gpuInstanceId === undefined ? p.gpuUuid : migKey(p.gpuUuid, p.gpuInstanceId);
+    raw.set(unit, [...(raw.get(unit) ?? []), { holder: p.holder, memBytes: p.usedMemoryBytes }]);
+  }
+  return new Map([...raw].map(([k, v]) => [k, mergeHolders(v)]));
 }
 
 function inventory(state: RecorderState, hostId: string, r: ScrapeResult): InventoryRow[] {
@@ -126,16 +144,23 @@ function plan(state: RecorderState, { hostId, result: r }: ScrapedHost, at: numb
   const minutes: MinuteRow[] = [];
   const procsByGpu = new Map<string, number>();
   for (const p of snap.processes) procsByGpu.set(p.gpuUuid, (procsByGpu.get(p.gpuUuid) ?? 0) + 1);
+  const holders = holdersByUnit(snap);
   for (const g of snap.gpus) {
     const procs = g.processes ?? procsByGpu.get(g.uuid) ?? 0;
-    const agg = accumulate(state.minutes.get(g.uuid), at, g, procs);
+    const agg = accumulate(state.minutes.get(g.uuid), at, g, procs, holders.get(g.uuid));
     state.minutes.set(g.uuid, agg);
     const health = accumulateHealth(state.health.get(g.uuid), at, g);
     state.health.set(g.uuid, health);
     minutes.push(minuteRow(hostId, g.uuid, agg, health));
   }
   for (const m of snap.migs) {
-    const agg = accumulate(state.minutes.get(m.key), at, m, migProcesses(m.memUsedBytes));
+    const agg = accumulate(
+      state.minutes.get(m.key),
+      at,
+      m,
+      migProcesses(m.memUsedBytes),
+      holders.get(m.key),
+    );
     state.minutes.set(m.key, agg);
     minutes.push(minuteRow(hostId, m.key, agg));
   }

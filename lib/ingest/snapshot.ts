@@ -1,6 +1,7 @@
 import { migKey } from "../core/mig.ts";
 import type { Sample } from "./exposition.ts";
 import type { ProcessInfo } from "../metrics/source.ts";
+import { holderFromLabels } from "../core/holders.ts";
 import {
   ATTRIBUTION_LABELS,
   HOST_FACT_LABELS,
@@ -215,12 +216,15 @@ export function snapshotFromSamples(samples: Sample[]): HostSnapshot {
       migs.set(key, m);
     } else if (name === M.processMemory) {
       const pid = Number(labels.pid);
+      const gi = labels.gpu_instance_id === undefined ? NaN : Number(labels.gpu_instance_id);
       if (labels.uuid && Number.isInteger(pid)) {
         processes.push({
           gpuUuid: labels.uuid,
           pid,
           processName: labels.process_name ?? "",
           usedMemoryBytes: value,
+          holder: holderFromLabels(labels),
+          ...(Number.isInteger(gi) ? { gpuInstanceId: gi } : {}),
         });
       }
     }

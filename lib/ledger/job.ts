@@ -2,6 +2,8 @@ import "server-only";
 import { HOUR_MS } from "../core/time.ts";
 import { computeHostHour, ledgerWindow, toUsageHourData } from "./ledger-math.ts";
 import type { LedgerRow } from "./ledger-types.ts";
+import { holderShares, type HolderShare } from "./holder-split.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
 import type { Db } from "../db.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { lookupPrice } from "../pricing/lookup.ts";
@@ -23,14 +25,20 @@ export function floorHour(t: number): number {
   return t - (t % HOUR_MS);
 }
 
+/** One host's hour: its UsageHour rows and who held its GPUs (UsageHourHolder rows). */
+export interface HostHour {
+  rows: LedgerRow[];
+  holders: HolderShare[];
+}
+
 /** Computes one hour's rows for every host that has samples, without writing them. */
 export async function computeLedgerHour(
   db: Db,
   hourStart: Date,
   samples: SamplesByHost,
-): Promise<Map<string, LedgerRow[]>> {
+): Promise<Map<string, HostHour>> {
   const [hosts, prices] = await Promise.all([db.host.findMany(), loadPriceRows(db)]);
-  const out = new Map<string, LedgerRow[]>();
+  const out = new Map<string, HostHour>();
   for (const host of hosts) {
     const hostSamples = samples.get(host.id);
     if (!hostSamples || hostSamples.length === 0) continue;
@@ -42,7 +50,9 @@ export async function computeLedgerHour(
       samples: hostSamples,
       intervalSeconds: SAMPLE_INTERVAL_S,
     });
-    if (rows.length > 0) out.set(host.id, rows);
+    if (rows.length === 0) continue;
+    const holders = holderShares(rows, hostSamples, hourStart, SAMPLE_INTERVAL_S);
+    out.set(host.id, { rows, holders });
   }
   return out;
 }
@@ -56,7 +66,7 @@ export async function loadHourSamples(ctx: TickContext, hourStart: Date): Promis
 export async function writeLedgerHour(
   db: Db,
   hourStart: Date,
-  rows: Map<string, LedgerRow[]>,
+  rows: Map<string, HostHour>,
   source: string,
 ): Promise<number> {
   const existing = new Set(
@@ -68,12 +78,16 @@ export async function writeLedgerHour(
     ).map((r) => r.hostId),
   );
   let written = 0;
-  for (const [hostId, hostRows] of rows) {
+  for (const [hostId, hostHour] of rows) {
     if (existing.has(hostId)) continue;
     try {
-      await db.usageHour.createMany({
-        data: hostRows.map((r) => toUsageHourData(r, hostId, source)),
-      });
+      // one transaction: an hour's holders are never written without its rows, nor twice
+      await db.$transaction([
+        db.usageHour.createMany({
+          data: hostHour.rows.map((r) => toUsageHourData(r, hostId, source)),
+        }),
+        db.usageHourHolder.createMany({ data: holderRowsOf(hostHour, hostId) }),
+      ]);
       written++;
     } catch (e) {
       // A unique violation means another writer got there first: the hour stays written once.
@@ -81,6 +95,34 @@ export async function writeLedgerHour(
     }
   }
   return written;
+}
+
+/** The UsageHourHolder rows of one host's hour. */
+export function holderRowsOf(
+  hour: HostHour,
+  hostId: string,
+): Prisma.UsageHourHolderCreateManyInput[] {
+  const host = hour.rows.find((r) => r.kind === "host") ?? hour.rows[0];
+  if (!host) return [];
+  return hour.holders.map((h) => ({
+    hourStart: host.hourStart,
+    hostId,
+    gpuKey: h.gpuKey,
+    holderKey: h.holderKey,
+    user: h.holder.user,
+    kind: h.holder.kind,
+    ref: h.holder.ref,
+    name: h.holder.name,
+    namespace: h.holder.namespace,
+    account: h.holder.account,
+    team: host.team,
+    sharePpm: h.sharePpm,
+    memByteSeconds: h.memByteSeconds,
+    costMicros: h.costMicros,
+    idleSeconds: h.idleSeconds,
+    idleCostMicros: h.idleCostMicros,
+    currency: host.currency,
+  }));
 }
 
 async function firstHourWithData(ctx: TickContext): Promise<number | null> {

@@ -54,7 +54,7 @@ function maxOrSelf(current: number | null, value: number): number {
   return current === null || value > current ? value : current;
 }
 
-function isLow(g: GpuSample, rule: IdleRule): boolean {
+export function isLow(g: GpuSample, rule: IdleRule): boolean {
   // SM active, where profiling gives it, beats time-based utilization (docs/architecture.md)
   if (g.smActive != null && Number.isFinite(g.smActive) && g.smActive < SM_ACTIVE_IDLE) return true;
   // Without a utilization reading (MIG slices, N/A) the only signal left is "nothing runs on it".

@@ -4,6 +4,7 @@
 // host samples for the ledger. Each is implemented once in lib/metrics/embedded/ and once in
 // lib/metrics/prometheus/; the mode is chosen once (lib/metrics/index.ts) and carried in the job
 // context (lib/tick/context.ts). See docs/architecture.md.
+import type { Holder, HolderMemory } from "../core/holders.ts";
 
 export interface TimeRange {
   from: Date;
@@ -67,6 +68,10 @@ export interface ProcessInfo {
   pid: number;
   processName: string;
   usedMemoryBytes: number;
+  /** MIG: the GPU instance the process runs in (its slice is migKey(gpuUuid, gpuInstanceId)) */
+  gpuInstanceId?: number;
+  /** who holds the process (issue 24); null or absent when the exporter names nobody */
+  holder?: Holder | null;
 }
 
 export interface SourceHealth {
@@ -132,6 +137,8 @@ export interface GpuSample {
   migParentUuid?: string;
   /** Share of the parent GPU this slice represents (e.g. 3/7 for a 3g slice). */
   migFraction?: number;
+  /** who held it in this sample and with how much memory (mean bytes); empty or absent: nobody */
+  holders?: HolderMemory[];
 }
 
 export interface HostSample {

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExporter, type RunningExporter } from "../../exporter/server.ts";
 import { computeHostHour } from "../ledger/ledger-math.ts";
+import { holderShares } from "../ledger/holder-split.ts";
+import { holderKey } from "../core/holders.ts";
 import type { HostSample } from "../ledger/ledger-types.ts";
 import type { Db } from "../db.ts";
 import { createPromClient } from "./prometheus/api.ts";
@@ -105,6 +107,7 @@ describe.skipIf(!hasPrometheus)("embedded and prometheus sources agree", () => {
     const embedded = await embeddedHourSamples(db, from, to);
     const fromProm = await promHourSamples(createPromClient(prom.url), ids, from, to);
     const prices = await loadPriceRows(db);
+    let heldGpus = 0;
     const hourStart = new Date(window.from - (window.from % 3_600_000));
     const inWindow = (list: HostSample[] | undefined) =>
       (list ?? []).filter((s) => s.t.getTime() >= window.from && s.t.getTime() < window.to);
@@ -126,6 +129,11 @@ describe.skipIf(!hasPrometheus)("embedded and prometheus sources agree", () => {
         if (g.util === null) expect(other?.util ?? null).toBeNull();
         else expect(Math.abs(g.util - (other?.util ?? -1))).toBeLessThan(0.05);
         expect(other?.memTotalBytes).toBe(g.memTotalBytes);
+        // who held it (issue 24): the same holders from the store's minutes and from PromQL
+        const keys = (x: typeof g | undefined) =>
+          (x?.holders ?? []).map((h) => holderKey(h.holder)).sort();
+        expect(keys(other), g.uuid).toEqual(keys(g));
+        heldGpus += keys(g).length > 0 ? 1 : 0;
       }
       const price = lookupPrice(prices, { ...host, at: hourStart });
       const rowsA = computeHostHour({ hourStart, host, price, samples: a, intervalSeconds: 60 });
@@ -134,6 +142,14 @@ describe.skipIf(!hasPrometheus)("embedded and prometheus sources agree", () => {
         rowsB.map((r) => [r.gpuKey, r.upSeconds, r.costMicros]),
       );
       expect(rowsA[0]?.upSeconds).toBe(60);
+      const shares = (rows: typeof rowsA, samples: HostSample[]) =>
+        holderShares(rows, samples, hourStart, 60).map((x) => [
+          x.gpuKey,
+          x.holderKey,
+          x.costMicros,
+        ]);
+      expect(shares(rowsA, a)).toEqual(shares(rowsB, b));
     }
+    expect(heldGpus).toBeGreaterThan(0);
   });
 });

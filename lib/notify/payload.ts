@@ -28,6 +28,12 @@ export function webhookBody(m: NotificationMessage, sentAt: Date) {
   };
 }
 
+/** `<@U…> ` for an idle alert whose holder the people directory maps to a Slack member. */
+function mention(m: NotificationMessage): string {
+  const id = m.alert.details.holderSlackId;
+  return typeof id === "string" && /^[UW][A-Z0-9]{2,20}$/.test(id) ? `<@${id}> ` : "";
+}
+
 export function slackBody(m: NotificationMessage) {
   const icon =
     m.status === "resolved"
@@ -36,13 +42,13 @@ export function slackBody(m: NotificationMessage) {
         ? ":red_circle:"
         : ":warning:";
   return {
-    text: `${m.test ? "[TEST] " : ""}${m.title}: ${m.alert.summary}`,
+    text: `${mention(m)}${m.test ? "[TEST] " : ""}${m.title}: ${m.alert.summary}`,
     blocks: [
       {
         type: "section",
         text: {
           type: "mrkdwn",
-          text: `${icon} *${m.test ? "[TEST] " : ""}${m.title}*\n${m.alert.summary}`,
+          text: `${icon} ${mention(m)}*${m.test ? "[TEST] " : ""}${m.title}*\n${m.alert.summary}`,
         },
       },
       {
@@ -80,6 +86,7 @@ function labelValues(m: NotificationMessage): Record<string, string> {
   if (m.owner) labels.owner = m.owner;
   if (typeof d.budgetName === "string") labels.budget = d.budgetName;
   if (typeof d.idleKind === "string") labels.idle = d.idleKind;
+  if (typeof d.holder === "string") labels.holder = d.holder;
   if (m.test) labels.test = "true";
   return labels;
 }

@@ -25,12 +25,18 @@ describe("openApiDocument", () => {
       "/api/costs",
       "/api/costs/export.csv",
       "/api/costs/focus",
+      "/api/costs/holders",
+      "/api/costs/holders.csv",
       "/api/fleet",
       "/api/fleet/gpus",
       "/api/fleet/series",
       "/api/instances",
       "/api/instances/{id}",
       "/api/instances/{id}/series",
+      "/api/me/gpus",
+      "/api/people",
+      "/api/people/import",
+      "/api/people/{id}",
     ]);
   });
 
@@ -51,6 +57,8 @@ describe("openApiDocument", () => {
       required: true,
     });
     expect(Object.keys(doc.components.schemas.CostMonth?.properties ?? {})).toContain("breakdowns");
+    expect(Object.keys(doc.components.schemas.HolderSpend?.properties ?? {})).toContain("rows");
+    expect(doc.components.schemas.PersonList).toBeDefined();
     // the whole document must survive JSON (no functions, no BigInt)
     expect(() => JSON.stringify(doc)).not.toThrow();
   });

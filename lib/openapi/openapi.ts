@@ -2,8 +2,10 @@ import { z } from "zod";
 import { compareOpenApiPaths, compareOpenApiSchemas } from "../compare/openapi.ts";
 import { focusPathItem } from "../focus/openapi.ts";
 import { alertingPaths, alertingSchemas } from "./alerting.ts";
+import { peoplePaths, peopleSchemas } from "./people.ts";
 import { apiErrorSchema } from "../zod/schemas/common.ts";
 import { costMonthSchema } from "../zod/schemas/costs.ts";
+import { holderSpendSchema } from "../zod/schemas/holder-spend.ts";
 import {
   fleetGpuPageSchema,
   fleetGpuQuerySchema,
@@ -121,6 +123,25 @@ export function openApiDocument(): JsonObject {
         "CostMonth",
         queryParameters(monthQuerySchema),
       ),
+      "/api/costs/holders": get(
+        "Spend and idle spend by holder for a month (who holds idle GPUs); names per the viewer",
+        "HolderSpend",
+        queryParameters(monthQuerySchema),
+      ),
+      "/api/costs/holders.csv": {
+        get: {
+          summary: "The by-holder table as CSV, formula-like cells escaped, ending in a total row",
+          parameters: queryParameters(monthQuerySchema),
+          responses: {
+            "200": {
+              description:
+                "CSV with header month,holder,held,gpu_hours,idle_gpu_hours,longest_idle_hours,currency,cost,idle_cost,cost_rounded,idle_cost_rounded",
+              content: { "text/csv": { schema: { type: "string" } } },
+            },
+            ...errors,
+          },
+        },
+      },
       "/api/costs/export.csv": {
         get: {
           summary: "The costs page's instance table as CSV: one row per instance per month",
@@ -137,6 +158,7 @@ export function openApiDocument(): JsonObject {
       },
       "/api/costs/focus": focusPathItem(),
       ...alertingPaths(),
+      ...peoplePaths(),
       ...compareOpenApiPaths(),
     },
     components: {
@@ -153,7 +175,9 @@ export function openApiDocument(): JsonObject {
         InstanceDetail: schemaOf(instanceDetailSchema),
         InstanceSeries: schemaOf(instanceSeriesSchema),
         CostMonth: schemaOf(costMonthSchema),
+        HolderSpend: schemaOf(holderSpendSchema),
         ...alertingSchemas(),
+        ...peopleSchemas(),
         ...compareOpenApiSchemas(),
       },
     },

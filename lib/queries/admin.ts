@@ -1,3 +1,4 @@
+import { personSchema } from "@/lib/zod/schemas/person.ts";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { ROLES, TOKEN_SCOPES } from "@/lib/auth/roles.ts";
@@ -35,7 +36,11 @@ export const tokenListSchema = z.object({ tokens: z.array(tokenSchema) });
 export const createdTokenSchema = tokenSchema.extend({ token: z.string() });
 export type CreatedTokenDto = z.infer<typeof createdTokenSchema>;
 
-export const appSettingsSchema = z.object({ allowPrivateWebhookTargets: z.boolean() });
+export const appSettingsSchema = z.object({
+  allowPrivateWebhookTargets: z.boolean(),
+  pseudonymizeHoldersForViewers: z.boolean(),
+  peopleEmailPattern: z.string().nullable(),
+});
 export type AppSettingsDto = z.infer<typeof appSettingsSchema>;
 
 export const auditEntrySchema = z.object({
@@ -98,6 +103,13 @@ export const adminQueries = {
       queryFn: ({ signal }) => fetchJson("/api/tokens", tokenListSchema, signal),
       // "last used" moves while scripts run
       refetchInterval: 60_000,
+      retry: retryTransient,
+    }),
+  /** the people directory (issue 24) */
+  people: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), "people"] as const,
+      queryFn: ({ signal }) => fetchJson("/api/people", z.array(personSchema), signal),
       retry: retryTransient,
     }),
   settings: () =>

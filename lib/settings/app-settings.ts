@@ -1,12 +1,17 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db.ts";
+import { emailPatternSchema } from "@/lib/zod/schemas/person.ts";
 
 // Settings an admin changes at run time, kept in the store so every replica sees the same value.
 
 const SETTINGS = {
   /** Webhook channels may target private, loopback, link-local and the app's own addresses. */
   allowPrivateWebhookTargets: z.boolean(),
+  /** Viewers see GPU holders (personal data) as stable pseudonyms instead of names (issue 24). */
+  pseudonymizeHoldersForViewers: z.boolean(),
+  /** The people directory's address pattern for holders it has no entry for (null: none). */
+  peopleEmailPattern: emailPatternSchema.nullable(),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -14,10 +19,14 @@ export type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]>;
 
 const DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   allowPrivateWebhookTargets: false,
+  pseudonymizeHoldersForViewers: false,
+  peopleEmailPattern: null,
 };
 
 export const settingsSchema = z.strictObject({
   allowPrivateWebhookTargets: SETTINGS.allowPrivateWebhookTargets.optional(),
+  pseudonymizeHoldersForViewers: SETTINGS.pseudonymizeHoldersForViewers.optional(),
+  peopleEmailPattern: SETTINGS.peopleEmailPattern.optional(),
 });
 
 export async function getSetting<K extends SettingKey>(key: K): Promise<SettingValue<K>> {
@@ -30,7 +39,11 @@ export async function getSetting<K extends SettingKey>(key: K): Promise<SettingV
 }
 
 export async function getSettings(): Promise<{ [K in SettingKey]: SettingValue<K> }> {
-  return { allowPrivateWebhookTargets: await getSetting("allowPrivateWebhookTargets") };
+  return {
+    allowPrivateWebhookTargets: await getSetting("allowPrivateWebhookTargets"),
+    pseudonymizeHoldersForViewers: await getSetting("pseudonymizeHoldersForViewers"),
+    peopleEmailPattern: await getSetting("peopleEmailPattern"),
+  };
 }
 
 export async function setSetting<K extends SettingKey>(

@@ -12,5 +12,11 @@ export const PATCH = handle("settings:write", async (req: Request) => {
   if (patch.allowPrivateWebhookTargets !== undefined) {
     await setSetting("allowPrivateWebhookTargets", patch.allowPrivateWebhookTargets);
   }
+  if (patch.peopleEmailPattern !== undefined) {
+    await setSetting("peopleEmailPattern", patch.peopleEmailPattern);
+  }
+  if (patch.pseudonymizeHoldersForViewers !== undefined) {
+    await setSetting("pseudonymizeHoldersForViewers", patch.pseudonymizeHoldersForViewers);
+  }
   return json(await getSettings());
 });

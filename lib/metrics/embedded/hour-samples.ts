@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../../db.ts";
 import { migFraction } from "../../core/mig.ts";
+import { parseHolderMemories } from "../../core/holders.ts";
 import type { GpuSample, SamplesByHost } from "../source.ts";
 
 // Hour samples from the store's minute aggregates: one per host per minute. The Prometheus reader
@@ -29,6 +30,7 @@ export async function embeddedHourSamples(db: Db, from: Date, to: Date): Promise
       ...(m.smActive !== null ? { smActive: m.smActive } : {}),
       ...(info?.parentUuid ? { migParentUuid: info.parentUuid } : {}),
       ...(info?.parentUuid ? { migFraction: migFraction(info.migProfile) } : {}),
+      holders: parseHolderMemories(m.holders),
     };
     const key = `${m.hostId}|${m.minuteStart.getTime()}`;
     byHostMinute.set(key, [...(byHostMinute.get(key) ?? []), sample]);

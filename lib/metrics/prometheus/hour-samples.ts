@@ -1,6 +1,7 @@
 import "server-only";
 import { METRIC as M } from "../../../exporter/contract.ts";
 import { migFraction } from "../../core/mig.ts";
+import { holderFromLabels, mergeHolders } from "../../core/holders.ts";
 import type { GpuSample, SamplesByHost } from "../source.ts";
 import { promNumber, type PromClient, type RangeMatrix } from "./api.ts";
 
@@ -25,19 +26,24 @@ export async function promHourSamples(
       metric: series.metric,
       values: series.values.map(([t, v]) => [t - stepS, v] as [number, string]),
     }));
-  const [up, util, used, total, procs, info, migUsed, migTotal, active] = await Promise.all([
-    q(
-      `max by (hostname) (max_over_time(up${w}) * on(instance) group_left(hostname) ${M.hostInfo})`,
-    ),
-    q(withHost(`avg_over_time(${M.util}${w})`)),
-    q(withHost(`max_over_time(${M.memUsed}${w})`)),
-    q(withHost(`max_over_time(${M.memTotal}${w})`)),
-    q(withHost(`max_over_time(${M.processes}${w})`)),
-    client.query(withHost(M.gpuInfo), to),
-    q(withHost(`max_over_time(${M.migMemUsed}${w})`)),
-    q(withHost(`max_over_time(${M.migMemTotal}${w})`)),
-    q(withHost(`avg_over_time(${M.smActive}${w})`)),
-  ]);
+  const [up, util, used, total, procs, info, migUsed, migTotal, active, held, k8s] =
+    await Promise.all([
+      q(
+        `max by (hostname) (max_over_time(up${w}) * on(instance) group_left(hostname) ${M.hostInfo})`,
+      ),
+      q(withHost(`avg_over_time(${M.util}${w})`)),
+      q(withHost(`max_over_time(${M.memUsed}${w})`)),
+      q(withHost(`max_over_time(${M.memTotal}${w})`)),
+      q(withHost(`max_over_time(${M.processes}${w})`)),
+      client.query(withHost(M.gpuInfo), to),
+      q(withHost(`max_over_time(${M.migMemUsed}${w})`)),
+      q(withHost(`max_over_time(${M.migMemTotal}${w})`)),
+      q(withHost(`avg_over_time(${M.smActive}${w})`)),
+      // who held each GPU: the exporter's process series (HOLDER_LABELS), and dcgm-exporter's
+      // Kubernetes labels where a GPU series carries them
+      q(withHost(`avg_over_time(${M.processMemory}${w})`)),
+      q(withHost(`max_over_time(${M.memUsed}{pod!=""}${w})`)),
+    ]);
   const names = new Map(info.map((s) => [s.metric.uuid ?? "", s.metric.name ?? "unknown"]));
   type Acc = Map<number, Map<string, GpuSample>>;
   const perHost = new Map<string, Acc>();
@@ -78,6 +84,20 @@ export async function promHourSamples(
   fill(active, false, (s, v) => (s.smActive = v));
   fill(migUsed, true, (s, v) => (s.memUsedBytes = v));
   fill(migTotal, true, (s, v) => (s.memTotalBytes = v));
+  const addHolder = (s: GpuSample, labels: Record<string, string>, v: number) => {
+    const holder = holderFromLabels(labels);
+    if (holder) s.holders = mergeHolders([...(s.holders ?? []), { holder, memBytes: v }]);
+  };
+  for (const series of held) {
+    const mig = series.metric.gpu_instance_id !== undefined;
+    fill([series], mig, (s, v) => addHolder(s, series.metric, v));
+  }
+  // a GPU whose process series name nobody may still carry dcgm-exporter's pod labels
+  const named = new Set(held.map((s) => s.metric.uuid));
+  for (const series of k8s) {
+    if (named.has(series.metric.uuid)) continue;
+    fill([series], false, (s, v) => addHolder(s, series.metric, v));
+  }
 
   const out: SamplesByHost = new Map();
   for (const series of up) {

@@ -1,4 +1,5 @@
 import "server-only";
+import { holderFromLabels } from "../../core/holders.ts";
 import type { Db } from "../../db.ts";
 import { HOUR_MS } from "../../core/time.ts";
 import { bucketMs } from "../downsample.ts";
@@ -146,6 +147,10 @@ export function createPrometheusSource(
         pid: Number(s.metric.pid ?? 0),
         processName: s.metric.process_name ?? "",
         usedMemoryBytes: promNumber(s.value[1]) ?? 0,
+        holder: holderFromLabels(s.metric),
+        ...(s.metric.gpu_instance_id !== undefined
+          ? { gpuInstanceId: Number(s.metric.gpu_instance_id) }
+          : {}),
       }));
     },
 

@@ -57,6 +57,10 @@ export const instanceGpuSchema = z.object({
   reporting: z.boolean(),
   lastSeen: isoTimeSchema.nullable(),
   status: gpuStatusSchema,
+  holders: z
+    .array(z.string())
+    .describe("who holds the GPU now (its processes' holders, largest memory first); personal data")
+    .default([]),
 });
 
 export const migInstanceSchema = z.object({
@@ -75,6 +79,11 @@ export const processSchema = z.object({
   pid: z.number().int(),
   processName: z.string(),
   usedMemoryBytes: z.number(),
+  holder: z
+    .string()
+    .nullable()
+    .describe("the user, container, pod or Slurm job holding the process; null: not attributed")
+    .default(null),
 });
 
 export const instanceDetailSchema = z.object({

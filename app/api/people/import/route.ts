@@ -1,0 +1,37 @@
+import { actorLabel } from "@/lib/auth/actor.ts";
+import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
+import { importPeople, parsePeopleCsv } from "@/lib/people/directory.ts";
+import { UnsupportedMediaTypeError } from "../../_lib/errors.ts";
+import { handle, json, noQuery, parseQuery, readLimitedText } from "../../_lib/handle.ts";
+
+const MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Replaces the directory's CSV entries with a CSV sent raw as the body (text/csv, at most 4 MiB):
+ * header kind,key,email,slack_id (kind optional: user). Every line is checked first; a bad one
+ * refuses the file (400 naming the line). Entries added by hand are kept and win. One audit entry
+ * records the counts (not the addresses).
+ */
+export const POST = handle(
+  "settings:write",
+  async (req: Request, _ctx: unknown, actor) => {
+    parseQuery(noQuery, req.url);
+    const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+    if (type !== "text/csv" && type !== "text/plain") {
+      throw new UnsupportedMediaTypeError(
+        `send the CSV file as the body with content type text/csv, not ${type || "a body without a content type"}`,
+      );
+    }
+    const rows = parsePeopleCsv(await readLimitedText(req, MAX_BYTES));
+    const result = await importPeople(rows);
+    await recordAudit({
+      actor: actorLabel(actor),
+      action: "people.import",
+      target: "/api/people/import",
+      detail: result,
+      ip: clientIp(req.headers),
+    });
+    return json(result);
+  },
+  { audit: false, maxBodyBytes: MAX_BYTES },
+);
