@@ -30,6 +30,9 @@ describe("openApiDocument", () => {
       "/api/instances",
       "/api/instances/{id}",
       "/api/instances/{id}/series",
+      "/api/policies",
+      "/api/policies/actions",
+      "/api/policies/{id}",
     ]);
   });
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { compareOpenApiPaths, compareOpenApiSchemas } from "../compare/openapi.ts";
 import { focusPathItem } from "../focus/openapi.ts";
 import { alertingPaths, alertingSchemas } from "./alerting.ts";
+import { policyPaths, policySchemas } from "../policies/openapi.ts";
 import { apiErrorSchema } from "../zod/schemas/common.ts";
 import { costMonthSchema } from "../zod/schemas/costs.ts";
 import { fleetSummarySchema } from "../zod/schemas/fleet.ts";
@@ -124,6 +125,7 @@ export function openApiDocument(): JsonObject {
       },
       "/api/costs/focus": focusPathItem(),
       ...alertingPaths(),
+      ...policyPaths(),
       ...compareOpenApiPaths(),
     },
     components: {
@@ -140,6 +142,7 @@ export function openApiDocument(): JsonObject {
         InstanceSeries: schemaOf(instanceSeriesSchema),
         CostMonth: schemaOf(costMonthSchema),
         ...alertingSchemas(),
+        ...policySchemas(),
         ...compareOpenApiSchemas(),
       },
     },
