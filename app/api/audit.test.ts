@@ -362,6 +362,8 @@ const SCENARIOS: Record<
       });
     },
   },
+  // a keep link is public and audited by the service as "keep-link" (lib/policies/lifecycle test)
+  "POST /api/policies/keep": { action: "", run: async () => new Response(null) },
   // sign-in, sign-out and first-run setup are audited by their own tests (lib/auth)
   "POST /api/auth/[...all]": { action: "", run: async () => new Response(null) },
   "POST /api/setup": { action: "", run: async () => new Response(null) },

@@ -56,6 +56,7 @@ const EXPECTED: Record<string, Rule> = {
   "PATCH /api/policies/[id]": adminOnly,
   "DELETE /api/policies/[id]": adminOnly,
   "GET /api/policies/actions": operatorRead,
+  "POST /api/policies/keep": open,
   "GET /api/rules": operatorRead,
   "GET /api/rules/[id]": operatorRead,
   "POST /api/rules": adminOnly,

@@ -86,7 +86,7 @@ describe("a dry-run idle-release policy", () => {
 
   it("takes nothing again on the next tick, and sends no warning in dry run", async () => {
     const r = await runPolicyJob({ db, now: new Date(T0.getTime() + 60_000), metrics: metrics() });
-    expect(r).toEqual({ opened: 0, closed: 0, resumed: 0 });
+    expect(r).toMatchObject({ opened: 0, closed: 0, resumed: 0, warned: 0, acted: 0 });
     const e = await db.policyEpisode.findMany();
     expect(e).toHaveLength(1);
     expect(e[0]).toMatchObject({ warnings: 0, state: "open", actedAt: null });

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import {
+  keepInputSchema,
+  keepResultSchema,
   plannedActionListSchema,
   policyInputSchema,
   policyListSchema,
@@ -73,6 +75,23 @@ export function policyPaths(): JsonObject {
         responses: { "204": { description: "deleted" }, "404": err("no such policy") },
       },
     },
+    "/api/policies/keep": {
+      post: {
+        summary:
+          "Redeem a keep link from a policy's warning (no sign-in: the signed, single-use token is the credential). The host's stop moves to now + the link's hours; audited",
+        security: [],
+        requestBody: body(keepInputSchema),
+        responses: {
+          "200": ok("KeepResult"),
+          ...bad,
+          "404": err(
+            "the link is not valid (used, expired, forged or mistyped: one answer for all)",
+          ),
+          ...media,
+          "429": err("too many attempts from this address"),
+        },
+      },
+    },
     "/api/policies/actions": {
       get: {
         summary:
@@ -85,6 +104,7 @@ export function policyPaths(): JsonObject {
 
 export function policySchemas(): JsonObject {
   return {
+    KeepResult: schemaOf(keepResultSchema),
     PolicyList: schemaOf(policyListSchema),
     Policy: schemaOf(policySchema),
     PlannedActionList: schemaOf(plannedActionListSchema),

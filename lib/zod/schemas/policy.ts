@@ -159,3 +159,13 @@ export type SavingsDto = z.infer<typeof savingsSchema>;
 
 export const policyListSchema = z.object({ policies: z.array(policySchema) });
 export const plannedActionListSchema = z.object({ actions: z.array(plannedActionSchema) });
+
+export const keepInputSchema = z.strictObject({
+  token: z.string().min(1, { error: "token is required" }).max(200, { error: "not a keep link" }),
+});
+export const keepResultSchema = z.object({
+  hostname: z.string(),
+  hours: z.number().int(),
+  keepUntil: isoTimeSchema,
+});
+export type KeepResultDto = z.infer<typeof keepResultSchema>;
