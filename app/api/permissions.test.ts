@@ -57,6 +57,7 @@ const EXPECTED: Record<string, Rule> = {
   "DELETE /api/policies/[id]": adminOnly,
   "GET /api/policies/actions": operatorRead,
   "POST /api/policies/keep": open,
+  "GET /api/policies/savings": operatorRead,
   "GET /api/rules": operatorRead,
   "GET /api/rules/[id]": operatorRead,
   "POST /api/rules": adminOnly,

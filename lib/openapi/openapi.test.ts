@@ -33,6 +33,7 @@ describe("openApiDocument", () => {
       "/api/policies",
       "/api/policies/actions",
       "/api/policies/keep",
+      "/api/policies/savings",
       "/api/policies/{id}",
     ]);
   });

@@ -13,6 +13,7 @@ import { policyInputSchema } from "../zod/schemas/policy.ts";
 import { awsEc2Executor } from "./executors/aws-ec2.ts";
 import { runPolicyJob } from "./job.ts";
 import { redeemKeepLink } from "./keep-link.ts";
+import { policySavings, savedMicros } from "./savings.ts";
 import { createPolicy, updatePolicy } from "./store.ts";
 
 // One whole episode of an ACTIVE idle-release policy on a pinned clock, with the AWS executor's
@@ -170,6 +171,31 @@ describe("an active idle-release policy, one episode", () => {
   it("closes the episode when the host answers again", async () => {
     await db.host.update({ where: { id: hosts.a }, data: { lastSeen: at(40 * H), state: "up" } });
     expect((await tick(at(40 * H))).resumed).toBe(1);
+  });
+
+  it("counts the stopped hours and the money not spent, within the month", async () => {
+    const e = await db.policyEpisode.findFirstOrThrow({ where: { hostId: hosts.a } });
+    const hourly = e.hourlyMicros ?? 0n;
+    expect(hourly).toBeGreaterThan(0n);
+    const s = await policySavings(null, { month: "2026-11", now: at(50 * H), client: db });
+    const stoppedMs = 40 * H - (30 * H + 7 * M);
+    expect(s.hosts).toEqual([
+      {
+        hostId: hosts.a,
+        hostname: "gpu-a",
+        stoppedHours: 9.88,
+        savedMicros: savedMicros(hourly, stoppedMs).toString(),
+        stoppedAt: at(30 * H + 7 * M).toISOString(),
+        resumedAt: at(40 * H).toISOString(),
+      },
+    ]);
+    expect(BigInt(s.savedMicros)).toBe((hourly * BigInt(stoppedMs)) / BigInt(H));
+    expect(
+      (await policySavings(null, { month: "2026-10", now: at(50 * H), client: db })).hosts,
+    ).toEqual([]);
+    expect((await policySavings(["other-team"], { month: "2026-11", client: db })).hosts).toEqual(
+      [],
+    );
   });
 });
 

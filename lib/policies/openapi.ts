@@ -7,6 +7,7 @@ import {
   policyListSchema,
   policySchema,
   policyUpdateSchema,
+  savingsSchema,
 } from "../zod/schemas/policy.ts";
 
 // OpenAPI paths of the policies' API (issue 25), from the zod schemas the routes validate with.
@@ -92,6 +93,21 @@ export function policyPaths(): JsonObject {
         },
       },
     },
+    "/api/policies/savings": {
+      get: {
+        summary:
+          "Saved by policies in a UTC month (default: this one): per stopped host, the stopped hours and price × those hours, apart from possible savings",
+        parameters: [
+          {
+            name: "month",
+            in: "query",
+            required: false,
+            schema: { type: "string", pattern: "^\\d{4}-\\d{2}$" },
+          },
+        ],
+        responses: { "200": ok("PolicySavings"), ...bad },
+      },
+    },
     "/api/policies/actions": {
       get: {
         summary:
@@ -105,6 +121,7 @@ export function policyPaths(): JsonObject {
 export function policySchemas(): JsonObject {
   return {
     KeepResult: schemaOf(keepResultSchema),
+    PolicySavings: schemaOf(savingsSchema),
     PolicyList: schemaOf(policyListSchema),
     Policy: schemaOf(policySchema),
     PlannedActionList: schemaOf(plannedActionListSchema),

@@ -1,5 +1,9 @@
 import { queryOptions } from "@tanstack/react-query";
-import { plannedActionListSchema, policyListSchema } from "@/lib/zod/schemas/policy.ts";
+import {
+  plannedActionListSchema,
+  policyListSchema,
+  savingsSchema,
+} from "@/lib/zod/schemas/policy.ts";
 import { fetchJson, retryTransient } from "./fetch-json.ts";
 
 // The idle-release policies and what they would do (settings page, issue 25).
@@ -21,3 +25,16 @@ export const policyQueries = {
       retry: retryTransient,
     }),
 };
+
+export const policySavingsQuery = (month?: string) =>
+  queryOptions({
+    queryKey: [...policyQueries.all(), "savings", month ?? "current"] as const,
+    queryFn: ({ signal }) =>
+      fetchJson(
+        `/api/policies/savings${month ? `?month=${encodeURIComponent(month)}` : ""}`,
+        savingsSchema,
+        signal,
+      ),
+    refetchInterval: 60_000,
+    retry: retryTransient,
+  });

@@ -220,7 +220,9 @@ describe("POST /api/pricing/reprice", () => {
     expect((await call(viewer, { month })).status).toBe(403);
     const res = await call(limited, { month });
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: string }).error).toMatch(/re-pricing changes every team's costs/);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /re-pricing changes every team's costs/,
+    );
     expect(await db.auditEvent.count()).toBe(before);
   });
 
