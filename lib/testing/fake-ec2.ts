@@ -56,13 +56,15 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startFakeEc2(): Promise<FakeEc2> {
+export async function startFakeEc2(opts: { delayMs?: number } = {}): Promise<FakeEc2> {
   const calls: Ec2Call[] = [];
   let failing = 0;
   let failCode = "RequestLimitExceeded";
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = new URLSearchParams(await readBody(req));
+      // slow enough for two callers to interleave, where a test asks for it
+      if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
       const auth = req.headers.authorization ?? "";
       const scope = /Credential=[^/]+\/\d{8}\/([a-z0-9-]+)\/ec2\/aws4_request/.exec(auth);
       const action = body.get("Action") ?? "";
