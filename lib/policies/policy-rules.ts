@@ -22,10 +22,17 @@ export interface HostScopeFacts {
   labels: Record<string, string>;
 }
 
-function labelMatches(labels: Record<string, string>, match: string): boolean {
+/**
+ * `key=value` against a host's labels. A Prometheus label name cannot hold "." or "/", so the key
+ * also matches in its sanitized form (`gpufleet.io/keep` → `gpufleet_io_keep`), as an exporter
+ * flag or a Kubernetes label arrives through gpu_host_info or discovery.
+ */
+export function labelMatches(labels: Record<string, string>, match: string): boolean {
   const eq = match.indexOf("=");
   if (eq <= 0) return false;
-  return labels[match.slice(0, eq)] === match.slice(eq + 1);
+  const key = match.slice(0, eq);
+  const value = match.slice(eq + 1);
+  return labels[key] === value || labels[key.replace(/[^A-Za-z0-9_]/g, "_")] === value;
 }
 
 export function hostInPolicyScope(p: PolicyFacts, h: HostScopeFacts): boolean {
