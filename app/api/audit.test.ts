@@ -362,6 +362,9 @@ const SCENARIOS: Record<
       });
     },
   },
+  // needs a host stopped on a running simulator: audited as policy.start by the service
+  // (lib/demo/policies.integration.test.ts)
+  "POST /api/policies/hosts/[id]/start": { action: "", run: async () => new Response(null) },
   // a keep link is public and audited by the service as "keep-link" (lib/policies/lifecycle test)
   "POST /api/policies/keep": { action: "", run: async () => new Response(null) },
   // sign-in, sign-out and first-run setup are audited by their own tests (lib/auth)

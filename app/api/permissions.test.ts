@@ -58,6 +58,7 @@ const EXPECTED: Record<string, Rule> = {
   "GET /api/policies/actions": operatorRead,
   "POST /api/policies/keep": open,
   "GET /api/policies/savings": operatorRead,
+  "POST /api/policies/hosts/[id]/start": adminOnly,
   "GET /api/rules": operatorRead,
   "GET /api/rules/[id]": operatorRead,
   "POST /api/rules": adminOnly,

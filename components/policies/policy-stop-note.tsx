@@ -1,8 +1,16 @@
 import { formatMoney } from "@/lib/format/money.ts";
 import type { SavingsDto } from "@/lib/zod/schemas/policy.ts";
+import { StartAgainButton } from "./start-again.tsx";
 
 /** On the instance page: a policy stopped this host, for how long, and the money not spent. */
-export function PolicyStopNote({ rows }: { rows: SavingsDto["hosts"] }) {
+export function PolicyStopNote({
+  rows,
+  canStart,
+}: {
+  rows: SavingsDto["hosts"];
+  /** an admin, and the host is stopped on the simulated cloud now */
+  canStart: boolean;
+}) {
   if (rows.length === 0) return null;
   const hours = rows.reduce((s, r) => s + r.stoppedHours, 0);
   const saved = rows.reduce((s, r) => s + BigInt(r.savedMicros), 0n);
@@ -14,6 +22,7 @@ export function PolicyStopNote({ rows }: { rows: SavingsDto["hosts"] }) {
         ? `since ${last.stoppedAt.slice(0, 16).replace("T", " ")} UTC`
         : "earlier this month"}
       : {hours.toFixed(1)} h stopped this month, {formatMoney(saved)} not spent.
+      {canStart && last?.resumedAt === null ? <StartAgainButton hostId={last.hostId} /> : null}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { createEmbeddedSource } from "../metrics/embedded/source.ts";
 import { runPolicyJob } from "../policies/job.ts";
 import { listPlannedActions } from "../policies/plan.ts";
 import { policySavings } from "../policies/savings.ts";
+import { startStoppedHost } from "../policies/start-host.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { seedDemo } from "./seed.ts";
 
@@ -82,5 +83,19 @@ describe("the demo's idle-release policies", () => {
     expect(s.hosts.map((h) => [h.hostname, h.stoppedHours])).toEqual([["gpu-aws-usw2-010", 1]]);
     expect(e.hourlyMicros).toBeGreaterThan(0n);
     expect(BigInt(s.savedMicros)).toBe(e.hourlyMicros);
+  });
+
+  it("an admin starts it again: it answers, and the next pass ends the episode", async () => {
+    const v100 = await db.host.findUniqueOrThrow({ where: { hostname: "gpu-aws-usw2-010" } });
+    const audit = { actor: "admin@example.com", ip: null };
+    await expect(startStoppedHost(v100.id, ["research"], audit, db)).rejects.toThrow(/host/);
+    const other = await db.host.findUniqueOrThrow({ where: { hostname: "gpu-aws-usw2-008" } });
+    await expect(startStoppedHost(other.id, null, audit, db)).rejects.toThrow(/not stopped/);
+    expect(await startStoppedHost(v100.id, null, audit, db)).toMatchObject({ started: true });
+    expect((await fetch(`${exporter.url}/hosts/9/metrics`)).status).toBe(200);
+    expect(await db.auditEvent.count({ where: { action: "policy.start" } })).toBe(1);
+    // the collector's next scrape marks it up again
+    await db.host.update({ where: { id: v100.id }, data: { state: "up", lastSeen: at(70) } });
+    expect((await tick(at(70))).resumed).toBe(1);
   });
 });

@@ -32,6 +32,7 @@ describe("openApiDocument", () => {
       "/api/instances/{id}/series",
       "/api/policies",
       "/api/policies/actions",
+      "/api/policies/hosts/{id}/start",
       "/api/policies/keep",
       "/api/policies/savings",
       "/api/policies/{id}",

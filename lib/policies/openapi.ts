@@ -108,6 +108,18 @@ export function policyPaths(): JsonObject {
         responses: { "200": ok("PolicySavings"), ...bad },
       },
     },
+    "/api/policies/hosts/{id}/start": {
+      post: {
+        summary:
+          "Start again a host a policy stopped on the simulated cloud (the demo); the next pass ends its episode; audited",
+        parameters: [{ ...idParam, description: "host id" }],
+        responses: {
+          "200": { description: "started" },
+          "404": err("no such host"),
+          "409": err("the host was not stopped by a simulated-cloud policy"),
+        },
+      },
+    },
     "/api/policies/actions": {
       get: {
         summary:

@@ -38,7 +38,7 @@ export default async function InstancePage({ params }: Props) {
   const stops = route.kind === "page" ? await hostPolicySavings(route.id) : [];
   return (
     <>
-      <PolicyStopNote rows={stops} />
+      <PolicyStopNote rows={stops} canStart={roleAllows(user.role, "policies:write")} />
       <Suspense
         fallback={
           <p className="loading" role="status">
