@@ -151,13 +151,14 @@ export async function trackEpisodes(
         }
         continue;
       }
-      if (e.state !== "open") continue;
+      // open, or failed (its alert stays until the host is no longer idle here)
+      if (e.state !== "open" && e.state !== "failed") continue;
       const keep =
         h && idleNow.has(h.id) && hostInPolicyScope(p, h) && !optedOut(p, h) && !spotInterrupted(h);
       if (keep) continue;
       // conditional: a process acting on this episode right now keeps it
       const n = await db.policyEpisode.updateMany({
-        where: { id: e.id, state: "open" },
+        where: { id: e.id, state: e.state },
         data: { state: "closed", closedAt: now, openKey: null },
       });
       res.closed += n.count;

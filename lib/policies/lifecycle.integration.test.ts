@@ -226,5 +226,14 @@ describe("a failing action", () => {
       await db.auditEvent.count({ where: { action: "policy.act.retry", target: "gpu-b" } }),
     ).toBe(2);
     expect(await db.auditEvent.count({ where: { action: "policy.act.failed" } })).toBe(1);
+    // once the host is no longer idle here (a spot reclaim is announced), the episode closes and
+    // the alert resolves
+    await db.host.update({ where: { id: h.id }, data: { interruptionPending: true } });
+    await tick(t(110));
+    expect(await db.policyEpisode.findFirstOrThrow({ where: { id: e.id } })).toMatchObject({
+      state: "closed",
+    });
+    const after = await db.alert.findUniqueOrThrow({ where: { id: alert.id } });
+    expect(after.state).toBe("resolved");
   });
 });
