@@ -11,8 +11,8 @@ import { issueKeepLinks } from "./keep-link.ts";
 import type { PolicyFacts } from "./policy-rules.ts";
 
 // A policy's warning: to the host's owner and holders through the notification channels that
-// route the host (by team, project, host; channels listing alert kinds get it only if they list
-// `policy_warning`), with signed "keep for 4 h / 8 h / 24 h" links. Alertmanager channels are
+// route the host (by team, project, host; a channel limited to some alert kinds does not get
+// it), with signed "keep for 4 h / 8 h / 24 h" links. Alertmanager channels are
 // skipped: a warning is a message to people, not an alert. The send is at most once: the warning
 // is claimed in the store first (lifecycle.ts); each channel's outcome is in the audit entry.
 
