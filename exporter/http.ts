@@ -17,6 +17,12 @@ export interface HandlerOptions {
   targetAddress: () => string;
   tls: boolean;
   log: Logger;
+  /**
+   * --simulate only: the simulated cloud's power switch, `POST /hosts/<i>/power` with the body
+   * `off` or `on`. An "off" host answers its metrics with 503, as a stopped instance's exporter
+   * is unreachable; the demo's idle-release policy stops hosts this way (lib/policies).
+   */
+  simulatedPower?: boolean;
 }
 
 function send(
@@ -31,6 +37,7 @@ function send(
 
 export function createHandler(opts: HandlerOptions) {
   const { hosts, telemetryPath, auth, log } = opts;
+  const poweredOff = new Set<number>();
 
   const targets = () =>
     hosts.map((h) => ({
@@ -59,10 +66,29 @@ export function createHandler(opts: HandlerOptions) {
     res.end(out.body);
   };
 
+  const power = async (req: IncomingMessage, res: ServerResponse, id: number) => {
+    const host = hosts[id];
+    if (!host) return send(res, 404, "no such host\n");
+    let body = "";
+    for await (const chunk of req) {
+      body += String(chunk);
+      if (body.length > 16) return send(res, 413, "the body is `on` or `off`\n");
+    }
+    const want = body.trim();
+    if (want !== "on" && want !== "off") return send(res, 400, "the body is `on` or `off`\n");
+    if (want === "off") poweredOff.add(host.id);
+    else poweredOff.delete(host.id);
+    log.log("info", "simulated power", { host: host.id, power: want });
+    const answer = JSON.stringify({ host: host.id, power: want }) + "\n";
+    return send(res, 200, answer, "application/json");
+  };
+
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     for (const [k, v] of Object.entries(opts.headers)) res.setHeader(k, v);
-    if (req.method !== "GET" && req.method !== "HEAD") {
+    const powerPath = /^\/hosts\/(\d+)\/power$/.exec(path);
+    const powerCall = opts.simulatedPower === true && powerPath !== null && req.method === "POST";
+    if (req.method !== "GET" && req.method !== "HEAD" && !powerCall) {
       res.setHeader("allow", "GET, HEAD");
       return send(res, 405, "method not allowed\n");
     }
@@ -71,10 +97,12 @@ export function createHandler(opts: HandlerOptions) {
       res.setHeader("www-authenticate", 'Basic realm="gpu-exporter", charset="UTF-8"');
       return send(res, 401, "unauthorized\n");
     }
+    if (powerCall) return power(req, res, Number(powerPath?.[1]));
     const hostPath = /^\/hosts\/(\d+)\/metrics$/.exec(path);
     if (path === telemetryPath || hostPath) {
       const host = hosts[hostPath ? Number(hostPath[1]) : 0];
       if (!host) return send(res, 404, "no such host\n");
+      if (poweredOff.has(host.id)) return send(res, 503, "instance stopped (simulated cloud)\n");
       return metrics(req, res, host);
     }
     if (path === "/targets.json") {

@@ -63,6 +63,7 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
     targetAddress: () => `${targetHost ?? "127.0.0.1"}:${port}`,
     tls: web.tls !== undefined,
     log,
+    simulatedPower: cfg.simulate,
   });
   const server: Server = web.tls ? createHttpsServer(web.tls, handler) : createHttpServer(handler);
 

@@ -49,6 +49,8 @@ const schema = z
       }),
     /** Signs session cookies; at least 32 characters. Unset: one is generated and kept in the store. */
     GPUFLEET_AUTH_SECRET: z.string().min(32).optional(),
+    /** Signs the idle-release policies' generic webhook calls (HMAC-SHA256); at least 16 characters. */
+    GPUFLEET_POLICY_WEBHOOK_SECRET: z.string().min(16).optional(),
     /** With no user in the store, `npm start` creates this admin. */
     GPUFLEET_ADMIN_EMAIL: z.email().optional(),
     GPUFLEET_ADMIN_PASSWORD: z.string().min(12).optional(),

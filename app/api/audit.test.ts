@@ -165,6 +165,18 @@ const SCENARIOS: Record<
     action: "rules.delete",
     run: () => call("DELETE /api/rules/[id]", undefined, ids.rule),
   },
+  "POST /api/policies": {
+    action: "policy.create",
+    run: () => call("POST /api/policies", { name: "Idle 24h" }),
+  },
+  "PATCH /api/policies/[id]": {
+    action: "policy.mode.active",
+    run: () => call("PATCH /api/policies/[id]", { mode: "active" }, ids.policy),
+  },
+  "DELETE /api/policies/[id]": {
+    action: "policy.delete",
+    run: () => call("DELETE /api/policies/[id]", undefined, ids.policy),
+  },
   "POST /api/budgets": {
     action: "budgets.create",
     run: () => call("POST /api/budgets", { name: "Fleet", amount: "1000" }),
@@ -371,6 +383,11 @@ const SCENARIOS: Record<
       });
     },
   },
+  // needs a host stopped on a running simulator: audited as policy.start by the service
+  // (lib/demo/policies.integration.test.ts)
+  "POST /api/policies/hosts/[id]/start": { action: "", run: async () => new Response(null) },
+  // a keep link is public and audited by the service as "keep-link" (lib/policies/lifecycle test)
+  "POST /api/policies/keep": { action: "", run: async () => new Response(null) },
   // sign-in, sign-out and first-run setup are audited by their own tests (lib/auth)
   "POST /api/auth/[...all]": { action: "", run: async () => new Response(null) },
   "POST /api/setup": { action: "", run: async () => new Response(null) },
@@ -397,6 +414,7 @@ describe("audit log", () => {
         .catch(() => null)) as { id?: string } | null;
       if (key === "POST /api/rules" && created?.id) ids.rule = created.id;
       if (key === "POST /api/budgets" && created?.id) ids.budget = created.id;
+      if (key === "POST /api/policies" && created?.id) ids.policy = created.id;
       if (key === "POST /api/channels" && created?.id) ids.channel = created.id;
       if (key === "POST /api/people" && created?.id) ids.person = created.id;
       if (key === "POST /api/users" && created?.id) ids.user = created.id;

@@ -12,6 +12,13 @@ export default async function SettingsPage() {
   return (
     <SettingsView
       rules={roleAllows(user.role, "rules:write")}
+      policies={
+        roleAllows(user.role, "policies:write")
+          ? "write"
+          : roleAllows(user.role, "policies:read")
+            ? "read"
+            : "none"
+      }
       channels={roleAllows(user.role, "channels:write")}
       // the catalogue and the rates are fleet-wide: a team-limited user reads them only
       pricing={roleAllows(user.role, "pricing:write") && teamScope(user) === null}

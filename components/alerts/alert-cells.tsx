@@ -3,7 +3,7 @@
 // The cells and badges of an alert's row in the alerts table (alert-table.tsx).
 import { formatDateTime } from "@/lib/format/time.ts";
 import type { AlertDto } from "@/lib/zod/schemas/alert.ts";
-import { RULE_KIND_LABELS } from "@/lib/zod/schemas/rule.ts";
+import { ALERT_KIND_LABELS } from "@/lib/zod/schemas/rule.ts";
 import { ShortTime } from "../short-time.tsx";
 import { LocalTime, useTimeZone } from "../time-zone.tsx";
 
@@ -12,11 +12,11 @@ export function Since({ value }: { value: string }) {
 }
 
 export function KindCell({ kind, idleKinds }: { kind: AlertDto["kind"]; idleKinds: string[] }) {
-  const text = `${RULE_KIND_LABELS[kind]}${idleKinds.length ? ` · ${idleKinds.join(", ")}` : ""}`;
+  const text = `${ALERT_KIND_LABELS[kind]}${idleKinds.length ? ` · ${idleKinds.join(", ")}` : ""}`;
   return (
     <td>
       <span className="clip kind" title={text}>
-        {RULE_KIND_LABELS[kind]}
+        {ALERT_KIND_LABELS[kind]}
         {idleKinds.length > 0 ? (
           <span className="muted small"> · {idleKinds.join(", ")}</span>
         ) : null}

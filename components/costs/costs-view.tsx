@@ -1,5 +1,6 @@
 "use client";
 
+import { PolicySavingsStat } from "../policies/policy-savings-stat.tsx";
 import { useQuery } from "@tanstack/react-query";
 import { monthLabel } from "@/lib/core/months.ts";
 import { addPriceHref } from "@/lib/pricing/prefill.ts";
@@ -137,6 +138,7 @@ function CostsBody({ m }: { m: CostMonth }) {
           sub={<span data-testid="forecast-note">{m.forecastNote}</span>}
           data={m.forecast ? { "data-micros": m.forecast.micros } : undefined}
         />
+        <PolicySavingsStat month={m.month} />
         <Stat
           testId="cost-unpriced"
           label="Unpriced"

@@ -1,5 +1,6 @@
 "use client";
 
+import { PolicySavingsStat } from "../policies/policy-savings-stat.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { bannerFor } from "@/lib/fleet/health.ts";
@@ -98,6 +99,7 @@ export function RecommendationsView() {
             sub={`${d.totals.acceptedCount} accepted`}
             data={{ "data-micros": d.totals.acceptedMicros }}
           />
+          <PolicySavingsStat />
           <Stat
             testId="reco-dismissed"
             label="Dismissed / snoozed"

@@ -3,6 +3,7 @@
 import { BudgetsPanel } from "./budgets-panel.tsx";
 import { ChannelsPanel } from "./channels-panel.tsx";
 import { PriceImportPanel } from "./price-import-panel.tsx";
+import { PoliciesPanel } from "./policies-panel.tsx";
 import { PricingPanel } from "./pricing-panel.tsx";
 import { RatesPanel } from "./rates-panel.tsx";
 import { RepricePanel } from "./reprice-panel.tsx";
@@ -13,14 +14,18 @@ export function SettingsView({
   rules,
   channels,
   pricing,
+  policies = "none",
 }: {
   rules: boolean;
+  /** idle-release policies: "write" for admins, "read" for operators and finance */
+  policies?: "none" | "read" | "write";
   channels: boolean;
   /** may add, change and retire catalogue prices */
   pricing: boolean;
 }) {
   const parts = [
     rules && "alert rules",
+    policies !== "none" && "idle-release policies",
     "monthly budgets",
     "the pricing catalogue",
     channels && "where notifications go",
@@ -34,6 +39,7 @@ export function SettingsView({
       </div>
       <div className="settings-sections">
         {rules && <RulesPanel />}
+        {policies !== "none" ? <PoliciesPanel canWrite={policies === "write"} /> : null}
         <BudgetsPanel />
         <PricingPanel canWrite={pricing} />
         <RatesPanel canWrite={pricing} />

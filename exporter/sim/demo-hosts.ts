@@ -13,6 +13,8 @@ export interface HostDesign {
   /** per GPU, one letter each, repeated to fill the host (see PROFILE_CODES) */
   profiles: string;
   interruptible?: boolean;
+  /** extra gpu_host_info labels (the demo's idle-release policy picks its host by one) */
+  labels?: Readonly<Record<string, string>>;
   driverVersion?: string;
 }
 
@@ -48,8 +50,10 @@ export const DEMO_HOSTS: readonly HostDesign[] = [
   d("g4dn.xlarge", "us-west-2", "on_demand", "data-science", "recsys", "grace", "H"),
   d("g6.xlarge", "us-east-1", "spot", "inference", "embeddings", "dave", "I"),
   // Volta left the 590 branch: a V100 box stays on 580
+  // and it sits empty: the demo's active idle-release policy stops it (lib/demo/policies.ts)
   d("p3.2xlarge", "us-west-2", "on_demand", "data-science", "recsys", "heidi", "E", {
     driverVersion: "580.95.05",
+    labels: { idle_release: "demo" },
   }),
   d("p4d.24xlarge", "us-west-2", "on_demand", "research", "evals", "bob", "TTTTTTTT", {
     interruptible: true,

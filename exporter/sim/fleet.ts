@@ -58,7 +58,10 @@ function buildHost(
     if (profile === "mig") gpu.mig = migLayout(model, hash(seed, id, 0x3196) + index);
     gpus.push(gpu);
   }
-  const labels: Record<string, string> = { owner: `${design.owner}@example.com` };
+  const labels: Record<string, string> = {
+    owner: `${design.owner}@example.com`,
+    ...design.labels,
+  };
   if (design.interruptible) labels.interruptible = "true";
   return {
     id,

@@ -1,5 +1,5 @@
 import type { AlertDto, AlertState, Severity } from "../zod/schemas/alert.ts";
-import type { RuleKind } from "../zod/schemas/rule.ts";
+import type { AlertKind } from "../zod/schemas/rule.ts";
 
 // Store rows → API shapes (ISO times, parsed JSON).
 
@@ -53,7 +53,7 @@ export function alertDto(
     id: a.id,
     ruleId: a.ruleId,
     ruleName: a.rule.name,
-    kind: a.kind as RuleKind,
+    kind: a.kind as AlertKind,
     severity: (["info", "warning", "critical"].includes(a.severity)
       ? a.severity
       : "warning") as Severity,

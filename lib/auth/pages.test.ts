@@ -7,7 +7,7 @@ import { PAGE_PERMISSIONS, ROLES, roleAllows, tokenAllows } from "./roles.ts";
 // Every page checks the signed-in user's role on the server before rendering: a page file
 // without a rule, or one that does not call requirePage with its own path, fails here.
 
-const PUBLIC_PAGES = ["/sign-in", "/setup"];
+const PUBLIC_PAGES = ["/sign-in", "/setup", "/keep/[token]"];
 
 function pageFiles(dir = "app"): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {

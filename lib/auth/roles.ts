@@ -36,6 +36,8 @@ export const PERMISSIONS = {
   "benchmarks:write": { role: "operator", write: true, token: true },
   "metrics:read": { role: "admin", write: false, token: true },
   "rules:write": { role: "admin", write: true, token: false },
+  "policies:read": { role: "operator", write: false, token: true },
+  "policies:write": { role: "admin", write: true, token: false },
   "channels:read": { role: "admin", write: false, token: false },
   "channels:write": { role: "admin", write: true, token: false },
   "users:admin": { role: "admin", write: true, token: false },

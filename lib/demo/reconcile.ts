@@ -1,4 +1,5 @@
 import "server-only";
+import { seedDemoPolicies } from "./policies.ts";
 import { buildFleet } from "../../exporter/sim/fleet.ts";
 import type { SimHostSpec } from "../../exporter/sim/types.ts";
 import { parseLabels } from "../core/labels.ts";
@@ -195,6 +196,8 @@ export async function reconcileDemo(
   if (out.added.length > 0)
     log(`added ${out.added.join(", ")} (with GPUs and ${days} day(s) of history)`);
   if (out.restored.length > 0) log(`restored ${out.restored.join(", ")}`);
+  // a demo store from before issue 25 gets the demo's policies on its next start
+  if ((await seedDemoPolicies(db)) > 0) log("added the demo's idle-release policies");
   if (out.retired.length > 0)
     log(`retired ${out.retired.join(", ")} (history kept, no longer scraped or alerted on)`);
   return out;

@@ -13,6 +13,7 @@ import { installShippedCatalogue } from "../pricing/seed.ts";
 import { hostTimeline } from "./timeline.ts";
 import { seedDemoBudgets } from "./budgets.ts";
 import { seedDemoAlerting } from "./alert-defaults.ts";
+import { seedDemoPolicies } from "./policies.ts";
 import { bulkInsert } from "./bulk.ts";
 
 // Seeds the demo on an empty store: the simulated fleet's hosts and GPUs, 60 days of ledger
@@ -187,6 +188,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
   });
   await seedDemoBudgets(db, new Date(w.now));
   await seedDemoAlerting(db);
+  await seedDemoPolicies(db);
   log(
     `ledger backfilled from ${new Date(w.historyStart).toISOString()} to ${new Date(w.lastClosed).toISOString()}`,
   );

@@ -4,6 +4,7 @@ import { runDeliveryJob } from "../notify/job.ts";
 import { refreshFleetCacheIfWatched } from "../fleet/fleet-cache.ts";
 import { runRecommendationJob } from "../recommendations/job.ts";
 import { runLedgerJob } from "../ledger/job.ts";
+import { runPolicyJob } from "../policies/job.ts";
 import { recoverRepriceRuns } from "../ledger/reprice-run.ts";
 import { dutyCycled } from "./duty-cycle.ts";
 import type { CollectorConfig } from "./loop.ts";
@@ -25,6 +26,8 @@ export function serverJobs(): NonNullable<CollectorConfig["jobs"]> {
     { name: "alerts", run: (ctx) => alerts(ctx) },
     // webhook delivery: started in the background, so a slow receiver never holds up a tick
     { name: "notify", run: (ctx) => runDeliveryJob(ctx) },
+    // idle-release policies: episodes (dry run and active), warnings, keeps and actions
+    { name: "policies", run: async (ctx) => void (await runPolicyJob(ctx)) },
     // savings recommendations: once at start, then daily (background)
     { name: "recommendations", run: (ctx) => runRecommendationJob(ctx) },
   ];

@@ -1,4 +1,4 @@
-import { RULE_KIND_LABELS, type RuleKind } from "../zod/schemas/rule.ts";
+import { ALERT_KIND_LABELS, type AlertKind } from "../zod/schemas/rule.ts";
 
 // What a notification says, independent of the channel's wire format: built from the alert row,
 // its host and the transition being announced.
@@ -71,7 +71,7 @@ function parseDetails(json: string): Record<string, unknown> {
 }
 
 export function kindLabel(kind: string): string {
-  return kind in RULE_KIND_LABELS ? RULE_KIND_LABELS[kind as RuleKind] : kind;
+  return kind in ALERT_KIND_LABELS ? ALERT_KIND_LABELS[kind as AlertKind] : kind;
 }
 
 export function buildMessage(

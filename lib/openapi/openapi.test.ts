@@ -37,6 +37,12 @@ describe("openApiDocument", () => {
       "/api/people",
       "/api/people/import",
       "/api/people/{id}",
+      "/api/policies",
+      "/api/policies/actions",
+      "/api/policies/hosts/{id}/start",
+      "/api/policies/keep",
+      "/api/policies/savings",
+      "/api/policies/{id}",
     ]);
   });
 

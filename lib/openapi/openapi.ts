@@ -3,6 +3,7 @@ import { compareOpenApiPaths, compareOpenApiSchemas } from "../compare/openapi.t
 import { focusPathItem } from "../focus/openapi.ts";
 import { alertingPaths, alertingSchemas } from "./alerting.ts";
 import { peoplePaths, peopleSchemas } from "./people.ts";
+import { policyPaths, policySchemas } from "../policies/openapi.ts";
 import { apiErrorSchema } from "../zod/schemas/common.ts";
 import { costMonthSchema } from "../zod/schemas/costs.ts";
 import { holderSpendSchema } from "../zod/schemas/holder-spend.ts";
@@ -159,6 +160,7 @@ export function openApiDocument(): JsonObject {
       "/api/costs/focus": focusPathItem(),
       ...alertingPaths(),
       ...peoplePaths(),
+      ...policyPaths(),
       ...compareOpenApiPaths(),
     },
     components: {
@@ -178,6 +180,7 @@ export function openApiDocument(): JsonObject {
         HolderSpend: schemaOf(holderSpendSchema),
         ...alertingSchemas(),
         ...peopleSchemas(),
+        ...policySchemas(),
         ...compareOpenApiSchemas(),
       },
     },

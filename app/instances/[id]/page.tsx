@@ -7,6 +7,8 @@ import { PAGE_PERMISSIONS, roleAllows } from "@/lib/auth/roles.ts";
 import { teamScope } from "@/lib/auth/scope.ts";
 import { getHostFacts } from "@/lib/fleet/get-host-facts.ts";
 import { resolveInstance } from "@/lib/fleet/resolve-instance.ts";
+import { hostPolicySavings } from "@/lib/policies/savings.ts";
+import { PolicyStopNote } from "@/components/policies/policy-stop-note.tsx";
 
 export const metadata: Metadata = { title: "Instance" };
 
@@ -33,23 +35,27 @@ export default async function InstancePage({ params }: Props) {
   // an unknown address renders the view, whose detail request answers 404: "not found" there
   const id = route.kind === "page" ? route.id : key;
   const facts = route.kind === "page" ? await getHostFacts(route.id, new Date()) : null;
+  const stops = route.kind === "page" ? await hostPolicySavings(route.id) : [];
   return (
-    <Suspense
-      fallback={
-        <p className="loading" role="status">
-          Loading instance…
-        </p>
-      }
-    >
-      <InstanceView
-        id={id}
-        related={
-          roleAllows(user.role, PAGE_PERMISSIONS["/alerts"]) &&
-          roleAllows(user.role, PAGE_PERMISSIONS["/recommendations"])
+    <>
+      <PolicyStopNote rows={stops} canStart={roleAllows(user.role, "policies:write")} />
+      <Suspense
+        fallback={
+          <p className="loading" role="status">
+            Loading instance…
+          </p>
         }
-        canPrice={roleAllows(user.role, "pricing:write")}
-        facts={facts}
-      />
-    </Suspense>
+      >
+        <InstanceView
+          id={id}
+          related={
+            roleAllows(user.role, PAGE_PERMISSIONS["/alerts"]) &&
+            roleAllows(user.role, PAGE_PERMISSIONS["/recommendations"])
+          }
+          canPrice={roleAllows(user.role, "pricing:write")}
+          facts={facts}
+        />
+      </Suspense>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isoTimeSchema } from "./common.ts";
-import { RULE_KINDS } from "./rule.ts";
+import { ALERT_KINDS, RULE_KINDS } from "./rule.ts";
 
 // Alerts and their life: firing → acknowledged → resolved, with snooze; every change an event.
 
@@ -36,7 +36,7 @@ export const alertSchema = z.object({
   id: z.string(),
   ruleId: z.string(),
   ruleName: z.string(),
-  kind: z.enum(RULE_KINDS),
+  kind: z.enum(ALERT_KINDS),
   severity: z.enum(SEVERITIES),
   state: z.enum(ALERT_STATES),
   snoozedUntil: isoTimeSchema.nullable(),

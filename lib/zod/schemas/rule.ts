@@ -30,6 +30,15 @@ export const RULE_KIND_LABELS: Record<RuleKind, string> = {
   metrics_backend_down: "Metrics backend down",
 };
 
+/** Alerts raised by features rather than by a rule's evaluation (no rule form offers them). */
+export const ALERT_ONLY_KINDS = ["policy_action_failed"] as const;
+export const ALERT_KINDS = [...RULE_KINDS, ...ALERT_ONLY_KINDS] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
+  ...RULE_KIND_LABELS,
+  policy_action_failed: "Policy action failed",
+};
+
 export const RULE_SCOPES = ["fleet", "team", "project", "host"] as const;
 export type RuleScope = (typeof RULE_SCOPES)[number];
 

@@ -1,0 +1,182 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { policyQueries } from "@/lib/queries/policies.ts";
+import { sendJson } from "@/lib/queries/settings-send.ts";
+import {
+  POLICY_ACTIONS,
+  POLICY_EXECUTORS,
+  POLICY_SCOPES,
+  policyInputSchema,
+  policySchema,
+  type PolicyDto,
+} from "@/lib/zod/schemas/policy.ts";
+import {
+  Field,
+  FormError,
+  TextField,
+  numberOrUndefined,
+  parseNumberList,
+  requestErrors,
+  zodErrors,
+  type Errors,
+} from "./form-bits.tsx";
+
+const EXECUTOR_LABELS: Record<(typeof POLICY_EXECUTORS)[number], string> = {
+  simulated: "simulated cloud (demo)",
+  webhook: "signed webhook",
+  aws: "AWS EC2",
+};
+
+function Select<T extends string>(props: {
+  label: string;
+  value: T;
+  options: readonly T[];
+  labels?: Record<T, string>;
+  onChange: (v: T) => void;
+  testId: string;
+}) {
+  return (
+    <Field label={props.label} error={undefined}>
+      <select
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value as T)}
+        data-testid={props.testId}
+      >
+        {props.options.map((o) => (
+          <option key={o} value={o}>
+            {props.labels?.[o] ?? o}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/** Create or edit an idle-release policy. A new policy always starts in dry run. */
+export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDone: () => void }) {
+  const client = useQueryClient();
+  const [v, setV] = useState({
+    name: policy?.name ?? "",
+    action: policy?.action ?? "stop",
+    idleHours: String(policy?.idleHours ?? 24),
+    warnAt: (policy?.warnAt ?? [0.5, 0.9]).map((f) => Math.round(f * 100)).join(", "),
+    graceMinutes: String(policy?.graceMinutes ?? 60),
+    scopeKind: policy?.scopeKind ?? "fleet",
+    scopeValue: policy?.scopeValue ?? "",
+    executor: policy?.executor ?? "simulated",
+    webhookUrl: "",
+    optOutLabel: policy?.optOutLabel ?? "gpufleet.io/keep=true",
+  });
+  const [errors, setErrors] = useState<Errors>({});
+  const set = (k: keyof typeof v, value: string) => setV((old) => ({ ...old, [k]: value }));
+  const save = useMutation({
+    mutationFn: (body: Record<string, unknown>) =>
+      policy
+        ? sendJson("PATCH", `/api/policies/${encodeURIComponent(policy.id)}`, body, policySchema)
+        : sendJson("POST", "/api/policies", body, policySchema),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: policyQueries.all() });
+      onDone();
+    },
+    onError: (e) => setErrors(requestErrors(e)),
+  });
+  const submit = () => {
+    const raw: Record<string, unknown> = {
+      name: v.name,
+      action: v.action,
+      idleHours: numberOrUndefined(v.idleHours),
+      warnAt: parseNumberList(v.warnAt).map((p) => p / 100),
+      graceMinutes: numberOrUndefined(v.graceMinutes),
+      scopeKind: v.scopeKind,
+      scopeValue: v.scopeKind === "fleet" ? "" : v.scopeValue,
+      executor: v.executor,
+      optOutLabel: v.optOutLabel,
+    };
+    // the stored URL is never shown back (it may carry a token): leave it unchanged when blank
+    if (v.webhookUrl.trim() !== "") raw.webhookUrl = v.webhookUrl.trim();
+    else if (!policy) raw.webhookUrl = null;
+    const parsed = policyInputSchema.safeParse({ webhookUrl: policy?.webhookUrl, ...raw });
+    if (!parsed.success) return setErrors(zodErrors(parsed.error));
+    setErrors({});
+    save.mutate(raw);
+  };
+  const input = (k: keyof typeof v, label: string, hint?: string) => (
+    <TextField
+      label={label}
+      value={v[k]}
+      onChange={(value) => set(k, value)}
+      error={errors[k]}
+      hint={hint}
+      testId={`policy-${k}`}
+    />
+  );
+  return (
+    <form
+      className="form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+      data-testid="policy-form"
+    >
+      <FormError errors={errors} />
+      {input("name", "Name")}
+      {input("idleHours", "Every GPU idle for (hours)")}
+      <Select
+        label="Then"
+        value={v.action}
+        options={POLICY_ACTIONS}
+        labels={{ stop: "stop (keeps disks)", terminate: "terminate (deletes the instance)" }}
+        onChange={(x) => set("action", x)}
+        testId="policy-action"
+      />
+      {input("warnAt", "Warn at (% of the idle hours)", "e.g. 50, 90")}
+      {input("graceMinutes", "Grace after the last warning (minutes)")}
+      <Select
+        label="Scope"
+        value={v.scopeKind}
+        options={POLICY_SCOPES}
+        onChange={(x) => set("scopeKind", x)}
+        testId="policy-scopeKind"
+      />
+      {v.scopeKind !== "fleet"
+        ? input(
+            "scopeValue",
+            v.scopeKind === "label" ? "Label (key=value)" : `Which ${v.scopeKind}`,
+          )
+        : null}
+      <Select
+        label="Executor"
+        value={v.executor}
+        options={POLICY_EXECUTORS}
+        labels={EXECUTOR_LABELS}
+        onChange={(x) => set("executor", x)}
+        testId="policy-executor"
+      />
+      {v.executor === "webhook"
+        ? input(
+            "webhookUrl",
+            "Webhook URL",
+            policy?.webhookUrl ? `now ${policy.webhookUrl}; blank keeps it` : undefined,
+          )
+        : null}
+      {input("optOutLabel", "Opt-out label (key=value)")}
+      <div className="form-actions">
+        <button
+          type="submit"
+          className="primary"
+          disabled={save.isPending}
+          data-testid="policy-save"
+        >
+          {policy ? "Save policy" : "Add policy (dry run)"}
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

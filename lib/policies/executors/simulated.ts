@@ -1,0 +1,55 @@
+import "server-only";
+import type { Db } from "../../db.ts";
+import { ExecutorError, type ActionTarget, type Executor } from "./types.ts";
+
+// The demo's simulated cloud: stopping a host switches its simulated instance off at the
+// simulator exporter that serves it (`POST /hosts/<i>/power`, `off`), so its metrics answer 503
+// like an unreachable stopped instance, the host goes down and its cost stops. `startSimulated`
+// switches it on again. Only demo hosts (scraped from the simulator) can be reached this way; no
+// cloud client is ever built.
+
+function powerUrl(target: string | null): string | null {
+  if (!target) return null;
+  const m = /^(https?:\/\/[^/]+(?:\/.*)?\/hosts\/\d+)\/metrics$/.exec(target);
+  return m ? `${m[1]}/power` : null;
+}
+
+async function switchPower(db: Db, hostId: string, want: "on" | "off"): Promise<string> {
+  const host = await db.host.findUnique({
+    where: { id: hostId },
+    select: { target: true, origin: true },
+  });
+  const url = host?.origin === "demo" ? powerUrl(host.target) : null;
+  if (!url) throw new ExecutorError("not a simulated (demo) host", false);
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      body: want,
+      headers: { "content-type": "text/plain" },
+      redirect: "error",
+      signal: AbortSignal.timeout(5_000),
+    });
+  } catch (e) {
+    throw new ExecutorError(`simulated cloud unreachable: ${(e as Error).message}`, true);
+  }
+  await res.body?.cancel();
+  if (!res.ok)
+    throw new ExecutorError(`simulated cloud answered HTTP ${res.status}`, res.status >= 500);
+  return `simulated power ${want}`;
+}
+
+export function simulatedExecutor(db: Db): Executor {
+  return {
+    name: "simulated",
+    async run(t: ActionTarget) {
+      // the simulated cloud keeps every instance: terminate powers it off just like stop
+      return { detail: `${t.action}: ${await switchPower(db, t.hostId, "off")}` };
+    },
+  };
+}
+
+/** Starts a host the simulated cloud stopped (the demo's "start again"). */
+export async function startSimulated(db: Db, hostId: string): Promise<string> {
+  return switchPower(db, hostId, "on");
+}

@@ -1,0 +1,141 @@
+import { z } from "zod";
+import {
+  keepInputSchema,
+  keepResultSchema,
+  plannedActionListSchema,
+  policyInputSchema,
+  policyListSchema,
+  policySchema,
+  policyUpdateSchema,
+  savingsSchema,
+} from "../zod/schemas/policy.ts";
+
+// OpenAPI paths of the policies' API (issue 25), from the zod schemas the routes validate with.
+// Merged into the document by lib/openapi/openapi.ts.
+
+type JsonObject = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  return rest;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const ok = (name: string, description = "OK") => ({
+  description,
+  content: { "application/json": { schema: ref(name) } },
+});
+const err = (description: string) => ok("ApiError", description);
+const body = (schema: z.ZodType) => ({
+  required: true,
+  content: { "application/json": { schema: schemaOf(schema, "input") } },
+});
+const idParam = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "policy id",
+  schema: { type: "string" },
+};
+const bad = { "400": err("invalid body (issues name the fields)") };
+const media = { "415": err("the body is not application/json") };
+
+export function policyPaths(): JsonObject {
+  return {
+    "/api/policies": {
+      get: { summary: "Idle-release policies (operator)", responses: { "200": ok("PolicyList") } },
+      post: {
+        summary:
+          "Create an idle-release policy (admin). It starts in dry run whatever the body says; audited",
+        requestBody: body(policyInputSchema),
+        responses: {
+          "201": ok("Policy", "created"),
+          ...bad,
+          "403": err("a team-limited admin may only create policies of their own teams"),
+          "409": err("a policy of that name exists"),
+          ...media,
+        },
+      },
+    },
+    "/api/policies/{id}": {
+      get: {
+        summary: "One policy",
+        parameters: [idParam],
+        responses: { "200": ok("Policy"), "404": err("no such policy") },
+      },
+      patch: {
+        summary:
+          "Change a policy, including mode (dry_run ↔ active); fields left out keep their value; audited",
+        parameters: [idParam],
+        requestBody: body(policyUpdateSchema),
+        responses: { "200": ok("Policy"), ...bad, "404": err("no such policy"), ...media },
+      },
+      delete: {
+        summary: "Delete a policy and its episodes; audited",
+        parameters: [idParam],
+        responses: { "204": { description: "deleted" }, "404": err("no such policy") },
+      },
+    },
+    "/api/policies/keep": {
+      post: {
+        summary:
+          "Redeem a keep link from a policy's warning (no sign-in: the signed, single-use token is the credential). The host's stop moves to now + the link's hours; audited",
+        security: [],
+        requestBody: body(keepInputSchema),
+        responses: {
+          "200": ok("KeepResult"),
+          ...bad,
+          "404": err(
+            "the link is not valid (used, expired, forged or mistyped: one answer for all)",
+          ),
+          ...media,
+          "429": err("too many attempts from this address"),
+        },
+      },
+    },
+    "/api/policies/savings": {
+      get: {
+        summary:
+          "Saved by policies in a UTC month (default: this one): per stopped host, the stopped hours and price × those hours, apart from possible savings",
+        parameters: [
+          {
+            name: "month",
+            in: "query",
+            required: false,
+            schema: { type: "string", pattern: "^\\d{4}-\\d{2}$" },
+          },
+        ],
+        responses: { "200": ok("PolicySavings"), ...bad },
+      },
+    },
+    "/api/policies/hosts/{id}/start": {
+      post: {
+        summary:
+          "Start again a host a policy stopped on the simulated cloud (the demo); the next pass ends its episode; audited",
+        parameters: [{ ...idParam, description: "host id" }],
+        responses: {
+          "200": { description: "started" },
+          "404": err("no such host"),
+          "409": err("the host was not stopped by a simulated-cloud policy"),
+        },
+      },
+    },
+    "/api/policies/actions": {
+      get: {
+        summary:
+          "What the policies would do (dry run) or are doing (active): host, action, when, and the $ a month it saves",
+        responses: { "200": ok("PlannedActionList") },
+      },
+    },
+  };
+}
+
+export function policySchemas(): JsonObject {
+  return {
+    KeepResult: schemaOf(keepResultSchema),
+    PolicySavings: schemaOf(savingsSchema),
+    PolicyList: schemaOf(policyListSchema),
+    Policy: schemaOf(policySchema),
+    PlannedActionList: schemaOf(plannedActionListSchema),
+  };
+}

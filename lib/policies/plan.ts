@@ -1,0 +1,48 @@
+import "server-only";
+import { inTeamScope, type TeamScope } from "../auth/scope.ts";
+import { db as defaultDb, type Db } from "../db.ts";
+import type { PlannedActionDto } from "../zod/schemas/policy.ts";
+import { loadEvalHosts, toPolicyFacts } from "./evaluate.ts";
+import { actAt } from "./policy-rules.ts";
+
+// What the policies would do (dry run) or are doing (active): one row per live episode, with the
+// host, the action, when, and what it saves per month (the host's price × 730 h).
+
+const HOURS_PER_MONTH = 730n;
+
+export async function listPlannedActions(
+  scope: TeamScope,
+  { client = defaultDb, now = new Date() }: { client?: Db; now?: Date } = {},
+): Promise<{ actions: PlannedActionDto[] }> {
+  const [episodes, hosts] = await Promise.all([
+    client.policyEpisode.findMany({
+      where: { state: { in: ["open", "acting", "failed"] }, policy: { enabled: true } },
+      include: { policy: true },
+      orderBy: { idleSince: "asc" },
+    }),
+    loadEvalHosts(client, now),
+  ]);
+  const actions: PlannedActionDto[] = [];
+  for (const e of episodes) {
+    const h = hosts.get(e.hostId);
+    if (!h || !inTeamScope(scope, h.team)) continue;
+    const p = toPolicyFacts(e.policy);
+    actions.push({
+      policyId: p.id,
+      policyName: p.name,
+      mode: p.mode as PlannedActionDto["mode"],
+      hostId: h.id,
+      hostname: h.hostname,
+      action: p.action as PlannedActionDto["action"],
+      idleSince: e.idleSince.toISOString(),
+      actAt: actAt(p, e).toISOString(),
+      state: e.state,
+      warningsSent: e.warnings,
+      keepUntil: e.keepUntil?.toISOString() ?? null,
+      hourlyMicros: h.hourlyMicros?.toString() ?? null,
+      monthlySavingMicros:
+        h.hourlyMicros === null ? null : (h.hourlyMicros * HOURS_PER_MONTH).toString(),
+    });
+  }
+  return { actions };
+}

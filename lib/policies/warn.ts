@@ -1,0 +1,137 @@
+import "server-only";
+import { auditData } from "../auth/audit.ts";
+import type { Db } from "../db.ts";
+import { formatMoney } from "../format/money.ts";
+import { appPublicUrl } from "../notify/public-url.ts";
+import { routes } from "../notify/route.ts";
+import { postJson, type Sender } from "../notify/send.ts";
+import { adminAllowsPrivate, once, vetTarget, type AllowPrivate } from "../notify/target-policy.ts";
+import type { EvalHost } from "./evaluate.ts";
+import { issueKeepLinks } from "./keep-link.ts";
+import type { PolicyFacts } from "./policy-rules.ts";
+
+// A policy's warning: to the host's owner and holders through the notification channels that
+// route the host (by team, project, host; a channel limited to some alert kinds does not get
+// it), with signed "keep for 4 h / 8 h / 24 h" links. Alertmanager channels are
+// skipped: a warning is a message to people, not an alert. The send is at most once: the warning
+// is claimed in the store first (lifecycle.ts); each channel's outcome is in the audit entry.
+
+export const WARNING_KIND = "policy_warning";
+
+export interface Recipient {
+  /** owner (the host's owner label) or holder (who holds its GPUs) */
+  role: "owner" | "holder";
+  name: string;
+}
+
+/**
+ * Who holds the host's GPUs, for the warning. The people directory for GPU holders (being built
+ * alongside) plugs in here; until then a host has no known holders and only its owner is named.
+ */
+export async function lookupHostHolders(_db: Db, _host: EvalHost): Promise<Recipient[]> {
+  return [];
+}
+
+export async function warnRecipients(db: Db, host: EvalHost): Promise<Recipient[]> {
+  const owner: Recipient[] = host.owner ? [{ role: "owner", name: host.owner }] : [];
+  const holders = await lookupHostHolders(db, host);
+  return [...owner, ...holders.filter((h) => h.name !== host.owner)];
+}
+
+export interface WarnDeps {
+  send: Sender;
+  allowPrivate: AllowPrivate;
+  publicUrl: string;
+}
+
+export const DEFAULT_WARN_DEPS: WarnDeps = {
+  send: postJson,
+  allowPrivate: adminAllowsPrivate,
+  publicUrl: appPublicUrl(),
+};
+
+export interface Warning {
+  policy: PolicyFacts;
+  host: EvalHost;
+  episodeId: string;
+  number: number;
+  of: number;
+  actAt: Date;
+  linkExpiresAt: Date;
+  now: Date;
+}
+
+function message(w: Warning, who: Recipient[], links: { hours: number; url: string }[]) {
+  const names = who.map((r) => `${r.name} (${r.role})`).join(", ") || "no owner label";
+  const saving =
+    w.host.hourlyMicros === null ? "" : ` It costs ${formatMoney(w.host.hourlyMicros)}/h.`;
+  const keep = links.map((l) => `keep ${l.hours} h: ${l.url}`).join("\n");
+  return (
+    `${w.host.hostname}: every GPU idle since policy "${w.policy.name}" started counting. ` +
+    `It will be ${w.policy.action === "terminate" ? "terminated" : "stopped"} at ` +
+    `${w.actAt.toISOString()} (warning ${w.number} of ${w.of}; for ${names}).${saving}\n${keep}`
+  );
+}
+
+/** Sends one warning; returns how many channels took it. */
+export async function sendWarning(db: Db, w: Warning, deps: WarnDeps): Promise<number> {
+  const tokens = await issueKeepLinks(db, { id: w.episodeId, hostId: w.host.id }, w.linkExpiresAt);
+  const links = tokens.map((t) => ({ hours: t.hours, url: `${deps.publicUrl}/keep/${t.token}` }));
+  const who = await warnRecipients(db, w.host);
+  const text = message(w, who, links);
+  const routable = {
+    kind: WARNING_KIND,
+    team: w.host.team,
+    project: w.host.project,
+    hostId: w.host.id,
+    hostname: w.host.hostname,
+  };
+  const channels = (await db.channel.findMany({ where: { enabled: true } })).filter(
+    (c) => (c.kind === "webhook" || c.kind === "slack") && routes(c, routable),
+  );
+  const allowPrivate = once(deps.allowPrivate);
+  const outcomes: { channel: string; ok: boolean; error: string | null }[] = [];
+  for (const c of channels) {
+    const vetted = await vetTarget(c.url, allowPrivate);
+    if (!vetted.ok) {
+      outcomes.push({ channel: c.name, ok: false, error: `refused: ${vetted.reason}` });
+      continue;
+    }
+    const body =
+      c.kind === "slack"
+        ? { text }
+        : {
+            type: "gpufleet.policy.warning",
+            text,
+            policy: { id: w.policy.id, name: w.policy.name, action: w.policy.action },
+            host: { id: w.host.id, hostname: w.host.hostname, team: w.host.team },
+            recipients: who,
+            warning: { number: w.number, of: w.of },
+            actAt: w.actAt.toISOString(),
+            keepLinks: links,
+          };
+    const r = await deps.send(c.url, body, {
+      timeoutMs: 5_000,
+      idempotencyKey: `${w.episodeId}:warning:${w.number}`,
+      allowPrivate: vetted.allowPrivate,
+    });
+    outcomes.push({ channel: c.name, ok: r.ok, error: r.error });
+  }
+  await db.auditEvent.create({
+    data: auditData({
+      actor: "system",
+      action: "policy.warn",
+      target: w.host.hostname,
+      detail: {
+        policyId: w.policy.id,
+        episodeId: w.episodeId,
+        warning: w.number,
+        of: w.of,
+        actAt: w.actAt.toISOString(),
+        recipients: who,
+        channels: outcomes,
+      },
+    }),
+  });
+  return outcomes.filter((o) => o.ok).length;
+}

@@ -1,0 +1,171 @@
+import { z } from "zod";
+import { isoTimeSchema, microsSchema, requiredText } from "./common.ts";
+
+// Idle-release policies (issue 25): every GPU of a host idle for idleHours → stop (or terminate,
+// only if chosen). Every policy starts in dry run; warnings at fractions of idleHours, then a
+// grace period after the last warning. The API, the settings form and the client share this.
+
+export const POLICY_MODES = ["dry_run", "active"] as const;
+export const POLICY_ACTIONS = ["stop", "terminate"] as const;
+export const POLICY_SCOPES = ["fleet", "team", "project", "label"] as const;
+export const POLICY_EXECUTORS = ["simulated", "webhook", "aws"] as const;
+export type PolicyScope = (typeof POLICY_SCOPES)[number];
+export type PolicyExecutor = (typeof POLICY_EXECUTORS)[number];
+export const KEEP_HOURS = [4, 8, 24] as const;
+
+/** "key=value", as host labels are matched (scope by label, the opt-out label). */
+export const labelMatchSchema = z
+  .string()
+  .trim()
+  .max(200, { error: "at most 200 characters" })
+  .regex(/^[A-Za-z0-9_./-]+=[^\p{Cc}=]*$/u, { error: "a label as key=value" });
+
+const base = {
+  name: requiredText("name", 100),
+  action: z.enum(POLICY_ACTIONS),
+  idleHours: z
+    .number({ error: "hours idle, a number" })
+    .min(1, { error: "at least 1 hour" })
+    .max(24 * 30, { error: "at most 30 days" }),
+  warnAt: z
+    .array(
+      z
+        .number({ error: "a fraction of the idle hours" })
+        .gt(0, { error: "above 0" })
+        .lt(1, { error: "below 1" }),
+    )
+    .min(1, { error: "at least one warning" })
+    .max(5, { error: "at most 5 warnings" })
+    .transform((ws) => [...new Set(ws)].sort((a, b) => a - b)),
+  graceMinutes: z
+    .number()
+    .int({ error: "whole minutes" })
+    .min(0)
+    .max(7 * 24 * 60, { error: "at most 7 days" }),
+  scopeKind: z.enum(POLICY_SCOPES),
+  scopeValue: z.string().trim().max(200),
+  executor: z.enum(POLICY_EXECUTORS),
+  webhookUrl: z
+    .url({ protocol: /^https?$/, error: "an http(s) URL" })
+    .max(2000)
+    .nullable(),
+  optOutLabel: labelMatchSchema,
+  enabled: z.boolean(),
+};
+
+const fields = {
+  ...base,
+  action: base.action.default("stop"),
+  idleHours: base.idleHours.default(24),
+  warnAt: base.warnAt.default([0.5, 0.9]),
+  graceMinutes: base.graceMinutes.default(60),
+  scopeKind: base.scopeKind.default("fleet"),
+  scopeValue: base.scopeValue.default(""),
+  executor: base.executor.default("simulated"),
+  webhookUrl: base.webhookUrl.default(null),
+  optOutLabel: base.optOutLabel.default("gpufleet.io/keep=true"),
+  enabled: base.enabled.default(true),
+};
+
+type Checked = {
+  scopeKind: PolicyScope;
+  scopeValue: string;
+  executor: PolicyExecutor;
+  webhookUrl: string | null;
+};
+
+function checkPolicy(p: Checked, ctx: z.RefinementCtx) {
+  if (p.scopeKind === "fleet" && p.scopeValue !== "")
+    ctx.addIssue({ code: "custom", path: ["scopeValue"], message: "a fleet policy has no value" });
+  if (p.scopeKind !== "fleet" && p.scopeValue === "")
+    ctx.addIssue({ code: "custom", path: ["scopeValue"], message: `name the ${p.scopeKind}` });
+  if (p.scopeKind === "label" && !labelMatchSchema.safeParse(p.scopeValue).success)
+    ctx.addIssue({ code: "custom", path: ["scopeValue"], message: "a label as key=value" });
+  if (p.executor === "webhook" && !p.webhookUrl)
+    ctx.addIssue({
+      code: "custom",
+      path: ["webhookUrl"],
+      message: "the webhook executor needs a URL",
+    });
+}
+
+/** A new policy: always created in dry run (mode is not an input here). */
+export const policyInputSchema = z.strictObject(fields).superRefine(checkPolicy);
+export type PolicyInput = z.infer<typeof policyInputSchema>;
+
+/** A change: any field, and the mode (dry run ↔ active). */
+export const policyUpdateSchema = z
+  .strictObject({ ...base, mode: z.enum(POLICY_MODES) })
+  .partial()
+  .refine((p) => Object.keys(p).length > 0, { error: "nothing to change" });
+export type PolicyUpdate = z.infer<typeof policyUpdateSchema>;
+
+export const policySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.literal("idle_release"),
+  mode: z.enum(POLICY_MODES),
+  action: z.enum(POLICY_ACTIONS),
+  idleHours: z.number(),
+  warnAt: z.array(z.number()),
+  graceMinutes: z.number().int(),
+  scopeKind: z.enum(POLICY_SCOPES),
+  scopeValue: z.string(),
+  executor: z.enum(POLICY_EXECUTORS),
+  webhookUrl: z.string().nullable().describe("shown without its query string or user info"),
+  optOutLabel: z.string(),
+  enabled: z.boolean(),
+  createdAt: isoTimeSchema,
+  updatedAt: isoTimeSchema,
+});
+export type PolicyDto = z.infer<typeof policySchema>;
+
+/** One thing a policy would do (dry run) or is doing (active). */
+export const plannedActionSchema = z.object({
+  policyId: z.string(),
+  policyName: z.string(),
+  mode: z.enum(POLICY_MODES),
+  hostId: z.string(),
+  hostname: z.string(),
+  action: z.enum(POLICY_ACTIONS),
+  idleSince: isoTimeSchema,
+  /** when the policy acts (or would act): idle for idleHours, after the last warning's grace */
+  actAt: isoTimeSchema,
+  state: z.string().describe("open | acting | acted | failed"),
+  warningsSent: z.number().int(),
+  keepUntil: isoTimeSchema.nullable(),
+  hourlyMicros: microsSchema.nullable().describe("the host's price per hour; null when unpriced"),
+  monthlySavingMicros: microsSchema
+    .nullable()
+    .describe("what stopping it saves over 730 hours; null when unpriced"),
+});
+export type PlannedActionDto = z.infer<typeof plannedActionSchema>;
+
+export const savingsSchema = z.object({
+  month: z.string(),
+  savedMicros: microsSchema.describe("price × hours stopped by policies within the month"),
+  hosts: z.array(
+    z.object({
+      hostId: z.string(),
+      hostname: z.string(),
+      stoppedHours: z.number(),
+      savedMicros: microsSchema,
+      stoppedAt: isoTimeSchema,
+      resumedAt: isoTimeSchema.nullable(),
+    }),
+  ),
+});
+export type SavingsDto = z.infer<typeof savingsSchema>;
+
+export const policyListSchema = z.object({ policies: z.array(policySchema) });
+export const plannedActionListSchema = z.object({ actions: z.array(plannedActionSchema) });
+
+export const keepInputSchema = z.strictObject({
+  token: z.string().min(1, { error: "token is required" }).max(200, { error: "not a keep link" }),
+});
+export const keepResultSchema = z.object({
+  hostname: z.string(),
+  hours: z.number().int(),
+  keepUntil: isoTimeSchema,
+});
+export type KeepResultDto = z.infer<typeof keepResultSchema>;
