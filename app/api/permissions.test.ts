@@ -58,6 +58,8 @@ const EXPECTED: Record<string, Rule> = {
   "GET /api/costs": financeRead,
   "GET /api/costs/export.csv": financeRead,
   "GET /api/costs/focus": financeRead,
+  "GET /api/billing/reconcile": financeRead,
+  "POST /api/billing/import": financeWrite,
   "GET /api/pricing": financeRead,
   "POST /api/pricing": financeWrite,
   "PATCH /api/pricing/[id]": financeWrite,
