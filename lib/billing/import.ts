@@ -102,7 +102,7 @@ function toLines(
 
 export async function importBill(
   db: Db,
-  records: AsyncIterable<RawRecord>,
+  records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
   opts: ImportOptions,
 ): Promise<ImportReport> {
   const skipped = new Map<string, number>();

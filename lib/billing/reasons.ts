@@ -1,3 +1,5 @@
+import { mulDivRound } from "../core/money.ts";
+
 // Why a host's billed month differs from the ledger's estimate, per hour (docs/architecture.md,
 // "Billing"): each hour's difference goes to exactly one reason, so the reasons add up to the
 // variance to the micro.
@@ -18,7 +20,7 @@ export const REASON_LABELS: Record<VarianceReason, string> = {
   spot_price: "spot price differed from the list",
   commitment: "commitment applied (savings plan or reservation)",
   credit_refund: "credit or refund",
-  exporter_missed: "hours the exporter missed",
+  exporter_missed: "hours (or parts of hours) the exporter missed",
   billed_stopped: "hours billed while gpufleet saw the host stopped",
   not_billed: "hours estimated but not billed",
   unpriced: "hours the catalogue could not price",
@@ -74,7 +76,10 @@ export function explainVariance(
       add("unpriced", eff - l.costMicros);
       continue;
     }
-    const diff = eff - l.costMicros;
+    // the part of the billed hour the ledger did not see up (a partly-answered hour) was missed
+    const seen = l.upSeconds >= 3600 ? eff : mulDivRound(eff, BigInt(l.upSeconds), 3600n);
+    add("exporter_missed", eff - seen);
+    const diff = seen - l.costMicros;
     if (diff === 0n) continue;
     const models = b.models;
     add(

@@ -223,3 +223,25 @@ describe("a month reconciled", () => {
     ]);
   });
 });
+
+describe("an hour the exporter answered for part of", () => {
+  it("puts the unseen part of the billed hour under missed hours, the rest under its rate", async () => {
+    const { explainVariance } = await import("./reasons.ts");
+    const reasons = explainVariance(
+      [{ hourStart: 0, costMicros: 1_500_000n, upSeconds: 1800, priced: true }],
+      [
+        {
+          hourStart: 0,
+          usageEffective: 2_000_000n,
+          creditEffective: 0n,
+          hasUsage: true,
+          models: new Set(["spot"]),
+        },
+      ],
+    );
+    expect([...reasons.entries()]).toEqual([
+      ["exporter_missed", 1_000_000n],
+      ["spot_price", -500_000n],
+    ]);
+  });
+});
