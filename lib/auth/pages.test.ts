@@ -51,6 +51,7 @@ describe("pages", () => {
       "/alerts",
       "/recommendations",
       "/costs",
+      "/costs/reconcile",
       "/compare",
       "/settings",
     ]);

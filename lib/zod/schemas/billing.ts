@@ -52,3 +52,95 @@ export function billContentType(fileName: string): string {
   if (/\.parquet$/i.test(fileName)) return "application/vnd.apache.parquet";
   return "application/octet-stream";
 }
+
+const micros = z.string().regex(/^-?\d+$/);
+const moneyFields = {
+  estimateMicros: micros,
+  billedMicros: micros,
+  effectiveMicros: micros,
+  varianceMicros: micros,
+  variancePct: z.number().nullable(),
+  display: z.object({
+    estimate: z.string(),
+    billed: z.string(),
+    effective: z.string(),
+    variance: z.string(),
+  }),
+};
+
+export const reconRowSchema = z.object({
+  kind: z.enum(["host", "unmonitored"]),
+  key: z.string(),
+  name: z.string(),
+  team: z.string(),
+  provider: z.string(),
+  pricingModel: z.string(),
+  instanceType: z.string(),
+  region: z.string(),
+  account: z.string(),
+  billedHours: z.number(),
+  ledgerHours: z.number(),
+  ...moneyFields,
+  reasons: z.array(z.object({ reason: z.string(), label: z.string(), micros })),
+  reason: z.string().nullable(),
+});
+export type ReconRowDto = z.output<typeof reconRowSchema>;
+
+export const reconGroupSchema = z.object({ key: z.string(), ...moneyFields });
+export type ReconGroupDto = z.output<typeof reconGroupSchema>;
+
+export const reconciliationSchema = z.object({
+  month: monthSchema,
+  imports: z.array(
+    z.object({
+      id: z.string(),
+      file: z.string(),
+      provider: z.string(),
+      format: z.string(),
+      rowsRead: z.number(),
+      rowsKept: z.number(),
+      importedBy: z.string(),
+      importedAt: z.string(),
+    }),
+  ),
+  total: z.object(moneyFields),
+  hosts: z.array(reconRowSchema),
+  unmonitored: z.array(reconRowSchema),
+  notBilled: z.array(
+    z.object({
+      hostId: z.string(),
+      hostname: z.string(),
+      team: z.string(),
+      provider: z.string(),
+      region: z.string(),
+      instanceId: z.string().nullable(),
+      estimateMicros: micros,
+      estimate: z.string(),
+      why: z.string(),
+    }),
+  ),
+  largest: z.array(reconRowSchema),
+  byTeam: z.array(reconGroupSchema),
+  byProvider: z.array(reconGroupSchema),
+  byPricingModel: z.array(reconGroupSchema),
+});
+export type ReconciliationDto = z.output<typeof reconciliationSchema>;
+
+export const billImportReportSchema = z.object({
+  dryRun: z.boolean(),
+  file: z.string(),
+  format: z.string().nullable(),
+  providers: z.array(z.string()),
+  period: z.string().nullable(),
+  rowsRead: z.number(),
+  rowsKept: z.number(),
+  lines: z.number(),
+  skipped: z.record(z.string(), z.number()),
+  billedMicros: micros,
+  effectiveMicros: micros,
+  currencies: z.array(z.string()),
+  instances: z.number(),
+  importId: z.string().nullable(),
+  replaced: z.number(),
+});
+export type BillImportReportDto = z.output<typeof billImportReportSchema>;

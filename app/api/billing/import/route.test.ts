@@ -130,7 +130,8 @@ describe("GET /api/billing/reconcile", () => {
   it("reconciles the imported month for finance, refusing team-limited users and bad months", async () => {
     const res = await get(finance, "month=2026-11");
     expect(res.status).toBe(200);
-    const r = (await res.json()) as { total: { effectiveMicros: string }; unmonitored: unknown[] };
+    const { reconciliationSchema } = await import("@/lib/zod/schemas/billing.ts");
+    const r = reconciliationSchema.parse(await res.json());
     expect(r.total.effectiveMicros).toBe("880270546");
     expect(r.unmonitored).toHaveLength(3);
     expect((await get(limited, "month=2026-11")).status).toBe(403);
