@@ -20,10 +20,16 @@ function pct(m: Money): string {
 function MoneyCells({ m }: { m: Money }) {
   return (
     <>
-      <td className="num">{dollars(m.display.estimate)}</td>
-      <td className="num">{dollars(m.display.billed)}</td>
-      <td className="num">{dollars(m.display.effective)}</td>
-      <td className="num" data-micros={m.varianceMicros}>
+      <td className="num" data-col="estimate">
+        {dollars(m.display.estimate)}
+      </td>
+      <td className="num" data-col="billed">
+        {dollars(m.display.billed)}
+      </td>
+      <td className="num" data-col="effective" data-cents={m.display.effective}>
+        {dollars(m.display.effective)}
+      </td>
+      <td className="num" data-col="variance" data-micros={m.varianceMicros}>
         {dollars(m.display.variance)}
       </td>
       <td className="num">{pct(m)}</td>

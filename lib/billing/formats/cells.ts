@@ -5,8 +5,15 @@ import type { RawRecord } from "../types.ts";
 // "instance_id" are one column, as are CUR 2.0's "line_item_usage_type" and the legacy CUR's
 // "lineItem/UsageType".
 
+const keys = new Map<string, string>();
+
 export function columnKey(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  let key = keys.get(name);
+  if (key === undefined) {
+    key = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+    if (keys.size < 10_000) keys.set(name, key); // headers are few; never grow without bound
+  }
+  return key;
 }
 
 /** A record re-keyed by columnKey (the first of two columns with one key wins). */
