@@ -59,6 +59,7 @@ const EXPECTED: Record<string, Rule> = {
   "GET /api/costs/export.csv": financeRead,
   "GET /api/costs/focus": financeRead,
   "GET /api/billing/reconcile": financeRead,
+  "GET /api/billing/reconcile.csv": financeRead,
   "POST /api/billing/import": financeWrite,
   "GET /api/pricing": financeRead,
   "POST /api/pricing": financeWrite,

@@ -42,6 +42,16 @@ export function ReconcileView() {
         </p>
         <span className="spacer" />
         {r ? <MonthPicker month={r.month} onChange={setMonth} /> : null}
+        {r ? (
+          <a
+            className="button-link"
+            href={`/api/billing/reconcile.csv?month=${r.month}`}
+            download
+            data-testid="reconcile-csv"
+          >
+            Export CSV
+          </a>
+        ) : null}
       </div>
       <SourceBanner banner={banner} onRetry={() => void recon.refetch()} />
       {!r ? (

@@ -137,4 +137,25 @@ describe("GET /api/billing/reconcile", () => {
     expect((await get(limited, "month=2026-11")).status).toBe(403);
     expect((await get(finance, "month=2026-13")).status).toBe(400);
   });
+
+  it("exports it as CSV whose text cells a spreadsheet will not run", async () => {
+    const bad = Buffer.from(
+      BILL.toString("utf8").replace(
+        "i-0a1b2c3d4e5f60002,Instance",
+        '"=HYPERLINK(""http://x"")-i-0a1b2c3d4e5f60002",Instance',
+      ),
+    );
+    expect((await post(as(finance), upload("file=evil.csv&mode=apply", bad))).status).toBe(200);
+    const csvRoute = await import("../reconcile.csv/route.ts");
+    const { asUser } = await import("@/lib/testing/auth.ts");
+    const res = await asUser(csvRoute, finance).GET(
+      new Request("http://local/api/billing/reconcile.csv?month=2026-11"),
+      undefined as never,
+    );
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain(`"'=HYPERLINK(""http://x"")-i-0a1b2c3d4e5f60002"`);
+    expect(text.trim().split("\n").at(-1)).toMatch(/^total,/);
+    expect(text).not.toMatch(/^"?=/m);
+  });
 });
