@@ -2,8 +2,9 @@
 // given size into a temp dir (an AWS account's month: hourly rows of many non-GPU resources —
 // EC2, EBS, S3, data transfer — and, by share, GPU instance hours of 400 instances), imports it
 // (apply, not a preview: lines are written) into a fresh SQLite store in a child process, and
-// prints rows, kept lines, time and the child's peak RSS (process.resourceUsage().maxRSS), then
-// deletes the file and the store. Nothing is asserted (timings are not tests).
+// prints rows, kept lines, time and the child's peak RSS (process.resourceUsage().maxRSS) under a
+// 192 MiB heap cap, then deletes the file and the store. Nothing is asserted (timings are not
+// tests).
 import { execFileSync, spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { once } from "node:events";
@@ -15,6 +16,7 @@ const { values } = parseArgs({
   options: {
     mb: { type: "string", default: "2048" },
     "gpu-share": { type: "string", default: "0.02" },
+    "dry-run": { type: "boolean", default: false },
     child: { type: "string" },
   },
 });
@@ -30,7 +32,7 @@ if (values.child) {
   const started = performance.now();
   const r = await importBillFile(
     values.child,
-    { file: "bench.csv", by: "bench", dryRun: false },
+    { file: "bench.csv", by: "bench", dryRun: process.env.BENCH_DRY_RUN === "1" },
     db,
   );
   const ms = performance.now() - started;
@@ -93,6 +95,10 @@ async function generate(path: string, bytes: number, gpuShare: number): Promise<
   return rows;
 }
 
+/** The child's heap cap: the import must stream in it whatever the file's size (without a cap V8
+ * lets the heap grow lazily towards its default limit, which says nothing about what is kept). */
+const HEAP_CAP_MIB = 192;
+
 const dir = mkdtempSync(join(tmpdir(), "gpufleet-bench-bill-"));
 try {
   const csv = join(dir, "focus.csv");
@@ -106,8 +112,22 @@ try {
   execFileSync(process.execPath, ["--import", "tsx", "lib/testing/template-db.ts", "sqlite", db]);
   const child = spawnSync(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", "bench/billing-import.ts", `--child=${csv}`],
-    { env: { ...process.env, DATABASE_URL: `file:${db}` }, encoding: "utf8" },
+    [
+      `--max-old-space-size=${HEAP_CAP_MIB}`,
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "bench/billing-import.ts",
+      `--child=${csv}`,
+    ],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: `file:${db}`,
+        BENCH_DRY_RUN: values["dry-run"] ? "1" : "0",
+      },
+      encoding: "utf8",
+    },
   );
   if (child.status !== 0) throw new Error(`import failed:\n${child.stderr}`);
   const r = JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "{}") as {
@@ -121,7 +141,7 @@ try {
   const s = r.ms / 1000;
   console.log(
     `imported ${r.rowsRead} rows (${r.rowsKept} GPU rows kept as ${r.lines} lines) in ${s.toFixed(0)} s ` +
-      `(${(size / 2 ** 20 / s).toFixed(1)} MiB/s); peak RSS ${(r.maxRssKiB / 1024).toFixed(0)} MiB, peak heap ${r.peakHeapMiB} MiB`,
+      `(${(size / 2 ** 20 / s).toFixed(1)} MiB/s); peak RSS ${(r.maxRssKiB / 1024).toFixed(0)} MiB, peak heap ${r.peakHeapMiB} MiB (heap cap ${HEAP_CAP_MIB} MiB)`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });
