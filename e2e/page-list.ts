@@ -9,6 +9,7 @@ export const SIGNED_IN_PAGES = [
   "/alerts",
   "/recommendations",
   "/costs",
+  "/costs/reconcile",
   "/compare",
   "/settings",
   "/admin",

@@ -41,8 +41,8 @@ function simHostInfo(
   log: Logger,
   cloudLabels: boolean,
 ): Record<string, string> {
-  // zone and instance_id only where detection may fill them (host 0), so the others stay as
-  // they were
+  // zone only where detection may fill it (host 0); every simulated cloud host reports its
+  // instance id (detection on host 0 replaces it when it finds one)
   const info: Record<string, string> = {
     hostname: spec.hostname,
     provider: spec.provider,
@@ -50,7 +50,7 @@ function simHostInfo(
     region: spec.region,
     ...(cloudLabels ? { zone: "" } : {}),
     pricing_model: spec.pricingModel,
-    ...(cloudLabels ? { instance_id: "" } : {}),
+    ...(cloudLabels || spec.instanceId ? { instance_id: spec.instanceId ?? "" } : {}),
     team: spec.team,
     project: spec.project,
   };

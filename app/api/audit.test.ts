@@ -89,6 +89,21 @@ async function importPrices(): Promise<Response> {
   return h(req, { params: Promise.resolve({}) });
 }
 
+/** Applies the small AWS FOCUS bill, sent raw as the route takes it. */
+async function importBillNow(): Promise<Response> {
+  const h = handlers.get("POST /api/billing/import");
+  if (!h) throw new Error("no handler POST /api/billing/import");
+  const req = new Request(
+    "http://127.0.0.1:3000/api/billing/import?file=focus-aws.csv&mode=apply",
+    {
+      method: "POST",
+      headers: { "content-type": "text/csv", cookie: admin.cookie, origin: admin.origin },
+      body: readFileSync("lib/billing/fixtures/focus-aws.csv", "utf8"),
+    },
+  );
+  return h(req, { params: Promise.resolve({}) });
+}
+
 const BENCHMARK = {
   provider: "aws",
   instanceType: "p5.48xlarge",
@@ -328,6 +343,10 @@ const SCENARIOS: Record<
   "POST /api/pricing/reprice": {
     action: "pricing.reprice",
     run: () => repriceNow(),
+  },
+  "POST /api/billing/import": {
+    action: "billing.import",
+    run: () => importBillNow(),
   },
   "POST /api/pricing/import": {
     action: "pricing.import",

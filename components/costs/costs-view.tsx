@@ -72,6 +72,9 @@ export function CostsView() {
           </a>
         ) : null}
         {month ? <FocusExport month={month} /> : null}
+        <a className="button-link" href="/costs/reconcile" data-testid="reconcile-link">
+          Reconciliation
+        </a>
       </div>
       {raw !== null && !parsed.success ? (
         <div className="banner" role="status">

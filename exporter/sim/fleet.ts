@@ -63,9 +63,11 @@ function buildHost(
     ...design.labels,
   };
   if (design.interruptible) labels.interruptible = "true";
+  const cloudId = simInstanceId(seed, id, type.provider);
   return {
     id,
     hostname: `gpu-${type.provider}-${regionCode(design.region)}-${String(id + 1).padStart(3, "0")}`,
+    ...(cloudId ? { instanceId: cloudId } : {}),
     provider: type.provider,
     instanceType: type.instanceType,
     region: design.region,
@@ -80,6 +82,31 @@ function buildHost(
 
 function hex(n: number, width: number): string {
   return n.toString(16).padStart(width, "0");
+}
+
+/**
+ * The instance id each cloud's metadata service would report, from the seeded PRNG: AWS and
+ * Alibaba "i-…", GCP a 19-digit number, Azure the vmId GUID, Tencent "ins-…"; none on-prem.
+ */
+export function simInstanceId(seed: number, hostId: number, provider: string): string | undefined {
+  const rnd = mulberry32(hash(seed, hostId, 0x1d5));
+  const w = () => hex(Math.floor(rnd() * 4294967296), 8);
+  switch (provider) {
+    case "aws":
+      return `i-0${w()}${w().slice(0, 8)}`.slice(0, 19);
+    case "gcp":
+      return `${1 + Math.floor(rnd() * 8)}${String(Math.floor(rnd() * 1e9)).padStart(9, "0")}${String(Math.floor(rnd() * 1e9)).padStart(9, "0")}`;
+    case "azure": {
+      const [a, b, c, d] = [w(), w(), w(), w()];
+      return `${a}-${b.slice(0, 4)}-4${b.slice(5)}-${c.slice(0, 4)}-${c.slice(4)}${d}`;
+    }
+    case "alibaba":
+      return `i-uf6${w()}${w().slice(0, 9)}`;
+    case "tencent":
+      return `ins-${w()}`;
+    default:
+      return undefined;
+  }
 }
 
 /** GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx from the seeded PRNG */

@@ -45,6 +45,9 @@ export interface SimHostSpec {
   pricingModel: PricingModel;
   team: string;
   project: string;
+  /** the cloud's instance id as its metadata service reports it (none on-prem): the id a cloud
+   * bill names the instance by (issue 26's reconciliation matches on it) */
+  instanceId?: string;
   /** extra gpu_host_info labels, e.g. owner, interruptible */
   labels: Record<string, string>;
   driverVersion: string;

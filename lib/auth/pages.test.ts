@@ -54,6 +54,7 @@ describe("pages", () => {
       "/alerts",
       "/recommendations",
       "/costs",
+      "/costs/reconcile",
       "/compare",
       "/settings",
     ]);

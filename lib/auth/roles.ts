@@ -73,6 +73,7 @@ export const PAGE_PERMISSIONS = {
   "/alerts": "alerts:read",
   "/recommendations": "recommendations:read",
   "/costs": "costs:read",
+  "/costs/reconcile": "costs:read",
   "/compare": "compare:read",
   "/settings": "budgets:write",
   "/admin": "users:admin",

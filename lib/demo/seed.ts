@@ -15,6 +15,9 @@ import { seedDemoBudgets } from "./budgets.ts";
 import { seedDemoAlerting } from "./alert-defaults.ts";
 import { seedDemoPolicies } from "./policies.ts";
 import { bulkInsert } from "./bulk.ts";
+import { importBill } from "../billing/import.ts";
+import { addMonths, monthOf } from "../core/months.ts";
+import { demoBillRows } from "./billing.ts";
 
 // Seeds the demo on an empty store: the simulated fleet's hosts and GPUs, 60 days of ledger
 // history and 7 days of chart minutes, computed from the same simulator the live exporter serves.
@@ -92,6 +95,7 @@ export async function createDemoHost(
       team: h.team,
       project: h.project,
       owner: h.labels.owner ?? null,
+      instanceId: h.instanceId ?? null,
       labels: JSON.stringify(demoLabels(h)),
       origin: "demo",
       firstSeen,
@@ -186,6 +190,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
     create: { name: "ledger.lastHour", value: new Date(w.lastClosed).toISOString() },
     update: { value: new Date(w.lastClosed).toISOString() },
   });
+  await seedDemoBill(db, fleet, prices, new Date(w.now), log);
   await seedDemoBudgets(db, new Date(w.now));
   await seedDemoAlerting(db);
   await seedDemoPolicies(db);
@@ -193,6 +198,26 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
     `ledger backfilled from ${new Date(w.historyStart).toISOString()} to ${new Date(w.lastClosed).toISOString()}`,
   );
   return true;
+}
+
+/** Imports the demo's cloud bill for last month, so the reconciliation page has data. */
+export async function seedDemoBill(
+  db: Db,
+  fleet: SimFleet,
+  prices: Awaited<ReturnType<typeof loadPriceRows>>,
+  now: Date,
+  log: (msg: string) => void,
+): Promise<void> {
+  const month = addMonths(monthOf(now), -1);
+  const started = Date.now();
+  const r = await importBill(db, demoBillRows(fleet, prices, month), {
+    file: `demo-focus-${month}.csv`,
+    by: "demo",
+    dryRun: false,
+    rates: [],
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  log(`cloud bill for ${month}: ${r.rowsKept} rows, ${r.lines} billed hours (${seconds} s)`);
 }
 
 /** Chart minutes: every 5 minutes over the chart window, every minute over the last two hours. */
