@@ -109,6 +109,16 @@ export async function swapIn(db: Db, runId: string, audit: AuditInput): Promise<
             "priced" = s."priced", "currency" = s."currency"
         FROM "RepriceStage" AS s
         WHERE s."runId" = ${runId} AND u."id" = s."usageHourId"`;
+      // The holders' shares of each re-priced GPU-hour follow its new cost, by the weights they
+      // were split by (sharePpm; idle by idle seconds), rounded down, so a GPU-hour's holders never
+      // add up to more than its cost and the by-holder table's "not held" row stays the rest.
+      await tx.$executeRaw`UPDATE "UsageHourHolder" AS h
+        SET "costMicros" = (u."costMicros" * h."sharePpm") / 1000000,
+            "idleCostMicros" = CASE WHEN u."idleSeconds" > 0
+              THEN (u."idleCostMicros" * h."idleSeconds") / u."idleSeconds" ELSE 0 END
+        FROM "RepriceStage" AS s JOIN "UsageHour" AS u ON u."id" = s."usageHourId"
+        WHERE s."runId" = ${runId} AND h."hostId" = u."hostId"
+          AND h."hourStart" = u."hourStart" AND h."gpuKey" = u."gpuKey"`;
       await tx.repriceStage.deleteMany({ where: { runId } });
       await tx.auditEvent.create({ data: auditData(audit) });
     },

@@ -287,6 +287,59 @@ describe("previewReprice / applyReprice", () => {
     expect((await previewReprice({ month: "2026-05", now }, db)).hours.changed).toBe(0);
   });
 
+  it("moves the holders' shares of a re-priced GPU-hour with its cost, never past it", async () => {
+    const attr = attribution({ instanceType: "tc.held" });
+    const priceId = await addPrice(attr, 10_000_000n);
+    const id = await addHost("held-1", attr);
+    const [hourStart] = hours("2026-02-01T00:00:00Z", 1);
+    if (!hourStart) throw new Error("no hour");
+    // GPU-a idle from 0 s (its idle seconds and cost), GPU-b busy: each row is 5 $ of 10 $/h
+    await writeHours(id, attr, [hourStart], twoGpus);
+    const row = await db.usageHour.findFirstOrThrow({ where: { hostId: id, gpuKey: "GPU-a" } });
+    expect(row.costMicros).toBe(5_000_000n);
+    const holder = (user: string, sharePpm: number, idleSeconds: number) => ({
+      hourStart,
+      hostId: id,
+      gpuKey: "GPU-a",
+      holderKey: `${user}|process:1`,
+      user,
+      kind: "process",
+      ref: "1",
+      team: "ml",
+      sharePpm,
+      memByteSeconds: 1n,
+      costMicros: (5_000_000n * BigInt(sharePpm)) / 1_000_000n,
+      idleSeconds,
+      idleCostMicros:
+        row.idleSeconds > 0
+          ? (row.idleCostMicros * BigInt(idleSeconds)) / BigInt(row.idleSeconds)
+          : 0n,
+    });
+    await db.usageHourHolder.createMany({
+      data: [holder("alice", 666_667, Math.floor(row.idleSeconds / 2)), holder("bob", 333_333, 0)],
+    });
+    await updatePrice(priceId, { usdPerHour: "13.000003" }, "fin", db);
+    const now = new Date("2026-02-27T12:00:00Z");
+    const p = await previewReprice({ month: "2026-02", now }, db);
+    await applyReprice(
+      { month: "2026-02", now, by: "fin", expectedNewTotalMicros: p.newTotalMicros },
+      db,
+    );
+    const after = await db.usageHour.findFirstOrThrow({ where: { id: row.id } });
+    expect(after.costMicros).toBe(6_500_002n); // 13.000003 ÷ 2, rounded half up
+    const held = await db.usageHourHolder.findMany({ orderBy: { user: "asc" } });
+    // by the weights they were split by, rounded down: 6,500,002 × 0.666667 and × 0.333333
+    expect(held.map((h) => [h.user, h.costMicros])).toEqual([
+      ["alice", 4_333_336n],
+      ["bob", 2_166_665n],
+    ]);
+    expect(sumMicros(held.map((h) => h.costMicros))).toBeLessThanOrEqual(after.costMicros);
+    expect(held[0]?.idleCostMicros).toBe(
+      (after.idleCostMicros * BigInt(held[0]?.idleSeconds ?? 0)) / BigInt(after.idleSeconds),
+    );
+    expect(held[1]?.idleCostMicros).toBe(0n);
+  });
+
   it("makes hours unpriced when their price row is retired", async () => {
     const attr = attribution({ instanceType: "tc.gone" });
     const priceId = await addPrice(attr, 3_000_000n);
