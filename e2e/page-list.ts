@@ -10,6 +10,7 @@ export const SIGNED_IN_PAGES = [
   "/recommendations",
   "/costs",
   "/costs/reconcile",
+  "/my-gpus",
   "/compare",
   "/settings",
   "/admin",
