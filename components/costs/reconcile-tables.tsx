@@ -4,6 +4,12 @@ import type { ReconciliationDto, ReconGroupDto, ReconRowDto } from "@/lib/zod/sc
 import { TableWrap } from "../table-wrap.tsx";
 import { ROUNDING_NOTE } from "./breakdown-table.tsx";
 
+/** An ARN or an Azure resource id shows its last part (the instance or VM); the whole id is its title. */
+export function shortId(id: string): string {
+  const last = id.split(/[/:]/).filter(Boolean).pop();
+  return last && last !== id ? `…${last}` : id;
+}
+
 // The reconciliation's tables. Money comes from the API already rounded to the cent so the rows of
 // each table add up to its total row (signed largest remainder, lib/billing/round.ts).
 
@@ -101,7 +107,9 @@ export function ReconRowsTable({
                     {r.kind === "host" ? (
                       <a href={`/instances/${encodeURIComponent(r.name)}`}>{r.name}</a>
                     ) : (
-                      <code className="small">{r.name}</code>
+                      <code className="small" title={r.name}>
+                        {shortId(r.name)}
+                      </code>
                     )}
                     <div className="muted small">
                       {r.instanceType} · {r.region} · {r.billedHours} h billed
