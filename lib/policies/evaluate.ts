@@ -20,7 +20,7 @@ import {
 // idle now (backdated to when the idleness began, as far as the policy's windows show), and
 // closes when a GPU works again, the host opts out, leaves the scope, or a spot reclaim is
 // announced (a reclaim is not idleness). A host the policy stopped keeps its episode ("acted")
-// until it answers again. Active policies then warn and act (./lifecycle.ts).
+// until it answers again, and no other policy lists or acts on it meanwhile. Active policies then warn and act (./lifecycle.ts).
 
 /** The window that decides "idle now". */
 export const NOW_WINDOW_MS = 30 * MINUTE_MS;
@@ -133,6 +133,12 @@ export async function trackEpisodes(
   const idleNow =
     policies.length > 0 ? await idleOver(ctx, hosts, NOW_WINDOW_MS) : new Set<string>();
   const cache = new Map<number, Promise<Set<string>>>();
+  // a host one policy stopped is not idle for the others: they neither list nor act on it
+  const stopped = new Set(
+    (await db.policyEpisode.findMany({ where: { state: "acted" }, select: { hostId: true } })).map(
+      (e) => e.hostId,
+    ),
+  );
   for (const p of policies) {
     const live = await db.policyEpisode.findMany({
       where: { policyId: p.id, state: { not: "closed" } },
@@ -154,7 +160,12 @@ export async function trackEpisodes(
       // open, or failed (its alert stays until the host is no longer idle here)
       if (e.state !== "open" && e.state !== "failed") continue;
       const keep =
-        h && idleNow.has(h.id) && hostInPolicyScope(p, h) && !optedOut(p, h) && !spotInterrupted(h);
+        h &&
+        idleNow.has(h.id) &&
+        !stopped.has(h.id) &&
+        hostInPolicyScope(p, h) &&
+        !optedOut(p, h) &&
+        !spotInterrupted(h);
       if (keep) continue;
       // conditional: a process acting on this episode right now keeps it
       const n = await db.policyEpisode.updateMany({
@@ -165,7 +176,7 @@ export async function trackEpisodes(
     }
     for (const hostId of idleNow) {
       const h = hosts.get(hostId);
-      if (!h || byHost.has(hostId)) continue;
+      if (!h || byHost.has(hostId) || stopped.has(hostId)) continue;
       if (!hostInPolicyScope(p, h) || optedOut(p, h) || spotInterrupted(h)) continue;
       try {
         await db.policyEpisode.create({
