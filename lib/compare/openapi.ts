@@ -1,4 +1,3 @@
-import { z } from "zod";
 import {
   benchmarkImportResultSchema,
   benchmarkInputSchema,
@@ -7,18 +6,11 @@ import {
   CSV_HEADER,
 } from "../benchmarks/schema.ts";
 import { compareQuerySchema, compareResultSchema } from "./schema.ts";
+import { schemaOf, ref, type JsonObject } from "../zod/openapi-parts.ts";
 
 // OpenAPI path items of /api/compare and /api/benchmarks, from the zod schemas the routes validate
 // with, for lib/openapi/openapi.ts to merge in (compareOpenApiPaths, compareOpenApiSchemas).
 
-type JsonObject = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  return rest;
-}
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const body = (name: string, description: string) => ({
   description,
   content: { "application/json": { schema: ref(name) } },

@@ -52,17 +52,11 @@ import {
   ruleSchema,
   ruleUpdateSchema,
 } from "../zod/schemas/rule.ts";
+import { schemaOf, ok, err, body, type JsonObject } from "../zod/openapi-parts.ts";
 
 // OpenAPI paths of the alerting API (alerts, recommendations, rules, budgets, channels) and of the
 // pricing catalogue, from the
 // same zod schemas the routes validate with. Merged into the document by lib/openapi/openapi.ts.
-
-type JsonObject = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  return rest;
-}
 
 function queryParameters(schema: z.ZodObject): JsonObject[] {
   const json = schemaOf(schema, "input");
@@ -76,16 +70,6 @@ function queryParameters(schema: z.ZodObject): JsonObject[] {
   }));
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const ok = (name: string, description = "OK") => ({
-  description,
-  content: { "application/json": { schema: ref(name) } },
-});
-const err = (description: string) => ok("ApiError", description);
-const body = (schema: z.ZodType) => ({
-  required: true,
-  content: { "application/json": { schema: schemaOf(schema, "input") } },
-});
 const id = (what: string) => ({
   name: "id",
   in: "path",

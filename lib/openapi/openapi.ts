@@ -17,16 +17,10 @@ import { tableQuerySchema } from "../zod/schemas/instance-query.ts";
 import { monthQuerySchema } from "../zod/schemas/month.ts";
 import { rangeQuerySchema } from "../zod/schemas/range.ts";
 import { fleetSeriesSchema, instanceSeriesSchema } from "../zod/schemas/series.ts";
+import { schemaOf, type JsonObject } from "../zod/openapi-parts.ts";
 
 // The OpenAPI 3.1 document of the dashboard's JSON API, generated from the same zod schemas the
 // routes validate with, so the document cannot drift from the code.
-
-type JsonObject = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  return rest;
-}
 
 /** Query parameters of a z.object schema, as OpenAPI parameter objects. */
 function queryParameters(schema: z.ZodObject): JsonObject[] {

@@ -1,22 +1,9 @@
 import { z } from "zod";
 import { myGpusSchema } from "../zod/schemas/my-gpus.ts";
 import { personInputSchema, personSchema } from "../zod/schemas/person.ts";
+import { schemaOf, ok, err, type JsonObject } from "../zod/openapi-parts.ts";
 
 // OpenAPI paths of the people directory (issue 24, lib/people), merged by lib/openapi/openapi.ts.
-
-type JsonObject = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  return rest;
-}
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const ok = (name: string, description = "OK") => ({
-  description,
-  content: { "application/json": { schema: ref(name) } },
-});
-const err = (description: string) => ok("ApiError", description);
 
 export function peoplePaths(): JsonObject {
   return {

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import {
   keepInputSchema,
   keepResultSchema,
@@ -9,27 +8,11 @@ import {
   policyUpdateSchema,
   savingsSchema,
 } from "../zod/schemas/policy.ts";
+import { schemaOf, ok, err, body, type JsonObject } from "../zod/openapi-parts.ts";
 
 // OpenAPI paths of the policies' API (issue 25), from the zod schemas the routes validate with.
 // Merged into the document by lib/openapi/openapi.ts.
 
-type JsonObject = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  return rest;
-}
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const ok = (name: string, description = "OK") => ({
-  description,
-  content: { "application/json": { schema: ref(name) } },
-});
-const err = (description: string) => ok("ApiError", description);
-const body = (schema: z.ZodType) => ({
-  required: true,
-  content: { "application/json": { schema: schemaOf(schema, "input") } },
-});
 const idParam = {
   name: "id",
   in: "path",

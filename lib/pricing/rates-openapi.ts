@@ -1,20 +1,13 @@
-import { z } from "zod";
 import {
   exchangeRateInputSchema,
   exchangeRateListSchema,
   exchangeRateRowSchema,
 } from "../zod/schemas/exchange-rate.ts";
+import { schemaOf, type JsonObject } from "../zod/openapi-parts.ts";
 
 // The exchange-rate routes' OpenAPI path item, from the zod schemas the route validates with, for
 // lib/openapi/alerting.ts to merge in: `"/api/pricing/rates": exchangeRatesPathItem()` and
 // the component schemas `exchangeRateSchemas()` returns.
-
-type JsonObject = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  return rest;
-}
 
 export function exchangeRateSchemas(): JsonObject {
   return {

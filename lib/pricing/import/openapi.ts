@@ -1,16 +1,9 @@
-import { z } from "zod";
 import { importQuerySchema, importResultSchema, MAX_UPLOAD_BYTES } from "./schema.ts";
+import { schemaOf, type JsonObject } from "../../zod/openapi-parts.ts";
 
 // The upload route's OpenAPI path item, from the same zod schemas the route validates with, for
 // lib/openapi/alerting.ts to merge in: `"/api/pricing/import": pricingImportPathItem()` and
 // `PricingImportResult: pricingImportResultSchema()` among its component schemas.
-
-type JsonObject = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  return rest;
-}
 
 export function pricingImportResultSchema(): JsonObject {
   return schemaOf(importResultSchema);
