@@ -1,8 +1,8 @@
-import { z } from "zod";
 import { compareOpenApiPaths, compareOpenApiSchemas } from "../compare/openapi.ts";
 import { focusPathItem } from "../focus/openapi.ts";
 import { alertingPaths, alertingSchemas } from "./alerting.ts";
 import { peoplePaths, peopleSchemas } from "./people.ts";
+import { billingPaths, billingSchemas } from "../billing/openapi.ts";
 import { policyPaths, policySchemas } from "../policies/openapi.ts";
 import { apiErrorSchema } from "../zod/schemas/common.ts";
 import { costMonthSchema } from "../zod/schemas/costs.ts";
@@ -17,24 +17,10 @@ import { tableQuerySchema } from "../zod/schemas/instance-query.ts";
 import { monthQuerySchema } from "../zod/schemas/month.ts";
 import { rangeQuerySchema } from "../zod/schemas/range.ts";
 import { fleetSeriesSchema, instanceSeriesSchema } from "../zod/schemas/series.ts";
-import { schemaOf, type JsonObject } from "../zod/openapi-parts.ts";
+import { ok, queryParameters, schemaOf, type JsonObject } from "../zod/openapi-parts.ts";
 
 // The OpenAPI 3.1 document of the dashboard's JSON API, generated from the same zod schemas the
 // routes validate with, so the document cannot drift from the code.
-
-/** Query parameters of a z.object schema, as OpenAPI parameter objects. */
-function queryParameters(schema: z.ZodObject): JsonObject[] {
-  const json = schemaOf(schema, "input");
-  const properties = (json.properties ?? {}) as Record<string, JsonObject>;
-  const required = new Set((json.required ?? []) as string[]);
-  return Object.entries(properties).map(([name, s]) => ({
-    name,
-    in: "query",
-    required: required.has(name),
-    ...(typeof s.description === "string" ? { description: s.description } : {}),
-    schema: s,
-  }));
-}
 
 const idParameter = {
   name: "id",
@@ -44,13 +30,7 @@ const idParameter = {
   schema: { type: "string" },
 };
 
-function ref(name: string) {
-  return { $ref: `#/components/schemas/${name}` };
-}
-
-function jsonResponse(name: string, description: string) {
-  return { description, content: { "application/json": { schema: ref(name) } } };
-}
+const jsonResponse = (name: string, description: string) => ok(name, description);
 
 const errors = {
   "400": jsonResponse("ApiError", "a query parameter is missing, unknown or malformed"),
@@ -155,6 +135,7 @@ export function openApiDocument(): JsonObject {
       ...alertingPaths(),
       ...peoplePaths(),
       ...policyPaths(),
+      ...billingPaths(),
       ...compareOpenApiPaths(),
     },
     components: {
@@ -175,6 +156,7 @@ export function openApiDocument(): JsonObject {
         ...alertingSchemas(),
         ...peopleSchemas(),
         ...policySchemas(),
+        ...billingSchemas(),
         ...compareOpenApiSchemas(),
       },
     },

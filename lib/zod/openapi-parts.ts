@@ -28,3 +28,17 @@ export const body = (schema: z.ZodType) => ({
   required: true,
   content: { "application/json": { schema: schemaOf(schema, "input") } },
 });
+
+/** Query parameters of a z.object schema, as OpenAPI parameter objects. */
+export function queryParameters(schema: z.ZodObject): JsonObject[] {
+  const json = schemaOf(schema, "input");
+  const properties = (json.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, s]) => ({
+    name,
+    in: "query",
+    required: required.has(name),
+    ...(typeof s.description === "string" ? { description: s.description } : {}),
+    schema: s,
+  }));
+}
