@@ -186,6 +186,8 @@ describe("fleet verbs", () => {
         pid: 42,
         processName: "python",
         usedMemoryBytes: 10 * GIB,
+        // the fake source's process names no holder (no user, container, pod or job labels)
+        holder: null,
       },
     ]);
     expect(d.cost).toMatchObject({
