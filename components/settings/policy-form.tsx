@@ -28,6 +28,7 @@ const EXECUTOR_LABELS: Record<(typeof POLICY_EXECUTORS)[number], string> = {
   webhook: "signed webhook",
   aws: "AWS EC2",
   gcp: "Google Compute Engine",
+  alibaba: "Alibaba Cloud ECS",
 };
 
 /** What each executor needs on the server (credentials only from the cloud SDK's own chain). */
@@ -41,6 +42,10 @@ const EXECUTOR_HELP: Record<(typeof POLICY_EXECUTORS)[number], string> = {
     "instances.stop/delete on the host's instance id and zone, in GOOGLE_CLOUD_PROJECT (else " +
     "the credentials' project); Application Default Credentials with compute.instances.stop " +
     "(and .delete), e.g. roles/compute.instanceAdmin.v1.",
+  alibaba:
+    "ECS StopInstance (StopCharging) / DeleteInstance on the host's instance id and region; keys " +
+    "from the Alibaba Cloud default chain (ALIBABA_CLOUD_ACCESS_KEY_ID/_SECRET, credentials " +
+    "file, ECS RAM role), with ecs:StopInstance (and ecs:DeleteInstance).",
 };
 
 function Select<T extends string>(props: {

@@ -1,4 +1,5 @@
 import "server-only";
+import { alibabaEcsExecutor } from "./alibaba-ecs.ts";
 import type { Db } from "../../db.ts";
 import { awsEc2Executor } from "./aws-ec2.ts";
 import { gcpComputeExecutor } from "./gcp-compute.ts";
@@ -19,6 +20,8 @@ export function executorFor(
       return awsEc2Executor();
     case "gcp":
       return gcpComputeExecutor();
+    case "alibaba":
+      return alibabaEcsExecutor();
     default:
       return simulatedExecutor(db);
   }
