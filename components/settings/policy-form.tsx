@@ -29,6 +29,7 @@ const EXECUTOR_LABELS: Record<(typeof POLICY_EXECUTORS)[number], string> = {
   aws: "AWS EC2",
   gcp: "Google Compute Engine",
   alibaba: "Alibaba Cloud ECS",
+  tencent: "Tencent Cloud CVM",
 };
 
 /** What each executor needs on the server (credentials only from the cloud SDK's own chain). */
@@ -46,6 +47,10 @@ const EXECUTOR_HELP: Record<(typeof POLICY_EXECUTORS)[number], string> = {
     "ECS StopInstance (StopCharging) / DeleteInstance on the host's instance id and region; keys " +
     "from the Alibaba Cloud default chain (ALIBABA_CLOUD_ACCESS_KEY_ID/_SECRET, credentials " +
     "file, ECS RAM role), with ecs:StopInstance (and ecs:DeleteInstance).",
+  tencent:
+    "CVM StopInstances (SOFT, STOP_CHARGING) / TerminateInstances on the host's instance id and " +
+    "region; keys from the Tencent Cloud default chain (TENCENTCLOUD_SECRET_ID/_KEY, profile " +
+    "file, CVM role), with cvm:StopInstances (and cvm:TerminateInstances).",
 };
 
 function Select<T extends string>(props: {

@@ -4,6 +4,7 @@ import type { Db } from "../../db.ts";
 import { awsEc2Executor } from "./aws-ec2.ts";
 import { gcpComputeExecutor } from "./gcp-compute.ts";
 import { simulatedExecutor } from "./simulated.ts";
+import { tencentCvmExecutor } from "./tencent-cvm.ts";
 import type { Executor } from "./types.ts";
 import { webhookExecutor } from "./webhook.ts";
 
@@ -22,6 +23,8 @@ export function executorFor(
       return gcpComputeExecutor();
     case "alibaba":
       return alibabaEcsExecutor();
+    case "tencent":
+      return tencentCvmExecutor();
     default:
       return simulatedExecutor(db);
   }
