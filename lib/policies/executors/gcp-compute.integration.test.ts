@@ -125,6 +125,10 @@ describe("the Compute Engine executor", () => {
     await expect(executor().run({ ...target(), provider: "aws" })).rejects.toMatchObject({
       retryable: false,
     });
+    // no project given, none in GOOGLE_CLOUD_PROJECT and none the credentials know of
+    await expect(
+      gcpComputeExecutor({ endpoint, authClient: auth() }).run(target()),
+    ).rejects.toMatchObject({ retryable: false, code: "no_project" });
     expect(seen).toEqual([]);
   });
 });

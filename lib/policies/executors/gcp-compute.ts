@@ -76,11 +76,19 @@ export function gcpComputeExecutor(opts: GcpComputeOptions = {}): Executor {
       const instances = new InstancesClient(clientOpts);
       const operations = new ZoneOperationsClient(clientOpts);
       const noRetry = { retry: null };
+      const projectOf = async () => {
+        try {
+          return await instances.getProjectId();
+        } catch (e) {
+          throw new ExecutorError(
+            `no Google Cloud project: set GOOGLE_CLOUD_PROJECT (${(e as Error).message})`,
+            false,
+            "no_project",
+          );
+        }
+      };
       try {
-        const project =
-          opts.projectId ?? process.env.GOOGLE_CLOUD_PROJECT ?? (await instances.getProjectId());
-        if (!project)
-          throw new ExecutorError("no Google Cloud project (GOOGLE_CLOUD_PROJECT)", false);
+        const project = opts.projectId ?? process.env.GOOGLE_CLOUD_PROJECT ?? (await projectOf());
         const req = { project, zone: t.zone, instance: t.instanceId };
         const verb = t.action === "terminate" ? "delete" : "stop";
         const [started] =
