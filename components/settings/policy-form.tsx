@@ -27,6 +27,30 @@ const EXECUTOR_LABELS: Record<(typeof POLICY_EXECUTORS)[number], string> = {
   simulated: "simulated cloud (demo)",
   webhook: "signed webhook",
   aws: "AWS EC2",
+  gcp: "Google Compute Engine",
+  alibaba: "Alibaba Cloud ECS",
+  tencent: "Tencent Cloud CVM",
+};
+
+/** What each executor needs on the server (credentials only from the cloud SDK's own chain). */
+const EXECUTOR_HELP: Record<(typeof POLICY_EXECUTORS)[number], string> = {
+  simulated: "Switches a demo simulator host off; touches no cloud.",
+  webhook: "POSTs the action signed with GPUFLEET_POLICY_WEBHOOK_SECRET.",
+  aws:
+    "EC2 StopInstances/TerminateInstances on the host's instance id and region; credentials " +
+    "from the AWS SDK's default chain, with ec2:StopInstances (and ec2:TerminateInstances).",
+  gcp:
+    "instances.stop/delete on the host's instance id and zone, in GOOGLE_CLOUD_PROJECT (else " +
+    "the credentials' project); Application Default Credentials with compute.instances.stop " +
+    "(and .delete), e.g. roles/compute.instanceAdmin.v1.",
+  alibaba:
+    "ECS StopInstance (StopCharging) / DeleteInstance on the host's instance id and region; keys " +
+    "from the Alibaba Cloud default chain (ALIBABA_CLOUD_ACCESS_KEY_ID/_SECRET, credentials " +
+    "file, ECS RAM role), with ecs:StopInstance (and ecs:DeleteInstance).",
+  tencent:
+    "CVM StopInstances (SOFT, STOP_CHARGING) / TerminateInstances on the host's instance id and " +
+    "region; keys from the Tencent Cloud default chain (TENCENTCLOUD_SECRET_ID/_KEY, profile " +
+    "file, CVM role), with cvm:StopInstances (and cvm:TerminateInstances).",
 };
 
 function Select<T extends string>(props: {
@@ -156,6 +180,9 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
         onChange={(x) => set("executor", x)}
         testId="policy-executor"
       />
+      <p className="muted small" data-testid="policy-executor-help">
+        {EXECUTOR_HELP[v.executor]}
+      </p>
       {v.executor === "webhook"
         ? input(
             "webhookUrl",

@@ -1,11 +1,15 @@
 import "server-only";
+import { alibabaEcsExecutor } from "./alibaba-ecs.ts";
 import type { Db } from "../../db.ts";
 import { awsEc2Executor } from "./aws-ec2.ts";
+import { gcpComputeExecutor } from "./gcp-compute.ts";
 import { simulatedExecutor } from "./simulated.ts";
+import { tencentCvmExecutor } from "./tencent-cvm.ts";
 import type { Executor } from "./types.ts";
 import { webhookExecutor } from "./webhook.ts";
 
-/** The executor a policy names. The AWS SDK is imported only when an AWS action runs. */
+/** The executor a policy names. A cloud SDK is imported only when
+ * an action of that cloud runs (server-only: never in a client bundle). */
 export function executorFor(
   db: Db,
   policy: { executor: string; webhookUrl: string | null },
@@ -15,6 +19,12 @@ export function executorFor(
       return webhookExecutor({ url: policy.webhookUrl ?? "" });
     case "aws":
       return awsEc2Executor();
+    case "gcp":
+      return gcpComputeExecutor();
+    case "alibaba":
+      return alibabaEcsExecutor();
+    case "tencent":
+      return tencentCvmExecutor();
     default:
       return simulatedExecutor(db);
   }

@@ -8,7 +8,14 @@ import { isoTimeSchema, microsSchema, requiredText } from "./common.ts";
 export const POLICY_MODES = ["dry_run", "active"] as const;
 export const POLICY_ACTIONS = ["stop", "terminate"] as const;
 export const POLICY_SCOPES = ["fleet", "team", "project", "label"] as const;
-export const POLICY_EXECUTORS = ["simulated", "webhook", "aws"] as const;
+export const POLICY_EXECUTORS = [
+  "simulated",
+  "webhook",
+  "aws",
+  "gcp",
+  "alibaba",
+  "tencent",
+] as const;
 export type PolicyScope = (typeof POLICY_SCOPES)[number];
 export type PolicyExecutor = (typeof POLICY_EXECUTORS)[number];
 export const KEEP_HOURS = [4, 8, 24] as const;
