@@ -28,6 +28,7 @@ const EXECUTOR_LABELS: Record<(typeof POLICY_EXECUTORS)[number], string> = {
   webhook: "signed webhook",
   aws: "AWS EC2",
   gcp: "Google Compute Engine",
+  azure: "Azure virtual machines",
   alibaba: "Alibaba Cloud ECS",
   tencent: "Tencent Cloud CVM",
 };
@@ -43,6 +44,10 @@ const EXECUTOR_HELP: Record<(typeof POLICY_EXECUTORS)[number], string> = {
     "instances.stop/delete on the host's instance id and zone, in GOOGLE_CLOUD_PROJECT (else " +
     "the credentials' project); Application Default Credentials with compute.instances.stop " +
     "(and .delete), e.g. roles/compute.instanceAdmin.v1.",
+  azure:
+    "Deallocates (disks kept) / deletes the VM whose vmId is the host's instance id, found in " +
+    "AZURE_SUBSCRIPTION_ID; DefaultAzureCredential (environment, managed identity, Azure CLI) " +
+    "with Microsoft.Compute/virtualMachines/read and deallocate/action (and delete).",
   alibaba:
     "ECS StopInstance (StopCharging) / DeleteInstance on the host's instance id and region; keys " +
     "from the Alibaba Cloud default chain (ALIBABA_CLOUD_ACCESS_KEY_ID/_SECRET, credentials " +

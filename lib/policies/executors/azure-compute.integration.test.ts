@@ -98,7 +98,7 @@ describe("the Azure Compute executor", () => {
       `POST ${VM_PATH}/deallocate`,
       "GET /op/1",
     ]);
-    expect(seen[0].path).toMatch(/\?api-version=\d{4}-\d{2}-\d{2}/);
+    expect(seen[0]?.path).toMatch(/\?api-version=\d{4}-\d{2}-\d{2}/);
     expect(seen.every((s) => s.auth === "Bearer test-token")).toBe(true);
   });
 

@@ -47,7 +47,10 @@ function failure(e: unknown): ExecutorError {
 function parseId(id: string): { resourceGroup: string; name: string } | null {
   const m =
     /\/resourceGroups\/([^/]+)\/providers\/Microsoft\.Compute\/virtualMachines\/([^/]+)$/i.exec(id);
-  return m ? { resourceGroup: decodeURIComponent(m[1]), name: decodeURIComponent(m[2]) } : null;
+  const [, group, name] = m ?? [];
+  return group && name
+    ? { resourceGroup: decodeURIComponent(group), name: decodeURIComponent(name) }
+    : null;
 }
 
 export function azureComputeExecutor(opts: AzureComputeOptions = {}): Executor {

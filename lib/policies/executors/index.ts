@@ -2,6 +2,7 @@ import "server-only";
 import { alibabaEcsExecutor } from "./alibaba-ecs.ts";
 import type { Db } from "../../db.ts";
 import { awsEc2Executor } from "./aws-ec2.ts";
+import { azureComputeExecutor } from "./azure-compute.ts";
 import { gcpComputeExecutor } from "./gcp-compute.ts";
 import { simulatedExecutor } from "./simulated.ts";
 import { tencentCvmExecutor } from "./tencent-cvm.ts";
@@ -21,6 +22,8 @@ export function executorFor(
       return awsEc2Executor();
     case "gcp":
       return gcpComputeExecutor();
+    case "azure":
+      return azureComputeExecutor();
     case "alibaba":
       return alibabaEcsExecutor();
     case "tencent":

@@ -13,6 +13,7 @@ export const POLICY_EXECUTORS = [
   "webhook",
   "aws",
   "gcp",
+  "azure",
   "alibaba",
   "tencent",
 ] as const;
