@@ -6,6 +6,7 @@ import { DEMO_USERS } from "../lib/demo/demo-logins.ts";
 
 const PAGES = [
   "/",
+  "/my-gpus",
   "/alerts",
   "/recommendations",
   "/costs",
@@ -14,13 +15,14 @@ const PAGES = [
   "/admin",
 ] as const;
 const NAV: Record<string, string[]> = {
-  viewer: ["Fleet"],
-  operator: ["Fleet", "Compare", "Alerts", "Recommendations"],
-  finance: ["Fleet", "Costs", "Compare", "Alerts", "Recommendations", "Settings"],
-  admin: ["Fleet", "Costs", "Compare", "Alerts", "Recommendations", "Settings", "Admin"],
+  viewer: ["Fleet", "My GPUs"],
+  operator: ["Fleet", "My GPUs", "Compare", "Alerts", "Recommendations"],
+  finance: ["Fleet", "My GPUs", "Costs", "Compare", "Alerts", "Recommendations", "Settings"],
+  admin: ["Fleet", "My GPUs", "Costs", "Compare", "Alerts", "Recommendations", "Settings", "Admin"],
 };
 const PAGE_FOR_LINK: Record<string, (typeof PAGES)[number]> = {
   Fleet: "/",
+  "My GPUs": "/my-gpus",
   Costs: "/costs",
   Compare: "/compare",
   Alerts: "/alerts",

@@ -7,6 +7,7 @@ import { formatDateTime } from "@/lib/format/time.ts";
 import { policyQueries } from "@/lib/queries/policies.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";
 import { policySchema, type PlannedActionDto, type PolicyDto } from "@/lib/zod/schemas/policy.ts";
+import { TableWrap } from "../table-wrap.tsx";
 import { PolicyForm } from "./policy-form.tsx";
 
 // Idle-release policies (issue 25): admins add them (always in dry run), switch them active, and
@@ -46,7 +47,7 @@ export function PoliciesPanel({ canWrite }: { canWrite: boolean }) {
       ) : null}
       {q.error ? <p className="field-error">{q.error.message}</p> : null}
       {q.data ? (
-        <div className="table-wrap">
+        <TableWrap label="Idle-release policies">
           <table className="data" data-testid="policies-table">
             <thead>
               <tr>
@@ -107,7 +108,7 @@ export function PoliciesPanel({ canWrite }: { canWrite: boolean }) {
             </tbody>
           </table>
           {q.data.policies.length === 0 ? <p className="muted">No policies yet.</p> : null}
-        </div>
+        </TableWrap>
       ) : null}
       {change.error ? <p className="field-error">{change.error.message}</p> : null}
       <PlannedActions />
@@ -122,7 +123,7 @@ function PlannedActions() {
     <>
       <h3>What the policies would do</h3>
       {q.error ? <p className="field-error">{q.error.message}</p> : null}
-      <div className="table-wrap">
+      <TableWrap label="What the policies would do">
         <table className="data" data-testid="policy-actions">
           <thead>
             <tr>
@@ -164,7 +165,7 @@ function PlannedActions() {
         {q.data && rows.length === 0 ? (
           <p className="muted">No host is wholly idle under a policy right now.</p>
         ) : null}
-      </div>
+      </TableWrap>
     </>
   );
 }
