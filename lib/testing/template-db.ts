@@ -120,7 +120,21 @@ export async function createEmptyPgDb(baseUrl: string, name: string): Promise<st
 }
 
 export async function dropPgDb(baseUrl: string, name: string): Promise<void> {
-  await admin(baseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${id(name)} WITH (FORCE)`));
+  await admin(baseUrl, async (c) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${id(name)} WITH (FORCE)`);
+        return;
+      } catch (e) {
+        // FORCE may not end a backend of another role: an autovacuum worker that has just started
+        // on the database (42501, seen once in a fresh-clone run) or one still leaving it (55006);
+        // both are gone a moment later
+        const code = (e as { code?: string }).code;
+        if (attempt >= 30 || (code !== "42501" && code !== "55006")) throw e;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+  });
 }
 
 /** Drops test databases, and templates for migrations that no longer exist. */
