@@ -33,9 +33,17 @@ export function teamScope(actor: Actor): string[] | null {
  * API token) may make one. Throws a 403 naming `what` otherwise.
  */
 export function requireFleetWide(actor: Actor, what: string): void {
+  requireNoTeamLimit(actor, `${what} changes every team's costs`);
+}
+
+/**
+ * What covers the whole account (a change to the catalogue, a cloud bill) is only for an actor
+ * without a team limit; otherwise a 403 giving `why`.
+ */
+export function requireNoTeamLimit(actor: Actor, why: string): void {
   if (teamScope(actor) === null) return;
   throw new ForbiddenError(
-    `forbidden: ${what} changes every team's costs, and your account is limited to some teams; ` +
+    `forbidden: ${why}, and your account is limited to some teams; ` +
       "ask a finance user or an admin without a team limit",
   );
 }

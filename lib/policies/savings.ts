@@ -16,12 +16,18 @@ export function savedMicros(hourlyMicros: bigint, stoppedMs: number): bigint {
 
 export async function policySavings(
   scope: TeamScope,
-  { month, now = new Date(), client = defaultDb }: { month?: string; now?: Date; client?: Db } = {},
+  {
+    month,
+    now = new Date(),
+    client = defaultDb,
+    hostId,
+  }: { month?: string; now?: Date; client?: Db; hostId?: string } = {},
 ): Promise<SavingsDto> {
   const m = month ?? monthOf(now);
   const { from, to } = monthBounds(m);
   const episodes = await client.policyEpisode.findMany({
     where: {
+      ...(hostId ? { hostId } : {}),
       actedAt: { not: null, lt: to },
       OR: [{ resumedAt: null }, { resumedAt: { gt: from } }],
     },
@@ -62,6 +68,5 @@ export async function hostPolicySavings(
   hostId: string,
   { now = new Date(), client = defaultDb }: { now?: Date; client?: Db } = {},
 ): Promise<SavingsDto["hosts"]> {
-  const all = await policySavings(null, { now, client });
-  return all.hosts.filter((h) => h.hostId === hostId);
+  return (await policySavings(null, { now, client, hostId })).hosts;
 }

@@ -4,8 +4,12 @@ import { BadRequestError, readLimitedText, rememberValidated } from "./handle.ts
 // Request bodies and empty answers for every route: JSON bodies are validated with the entity's
 // zod schema (400 with per-field issues). Domain errors map to statuses in errors.ts.
 
-export async function readBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const text = await readLimitedText(req);
+export async function readBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  limit?: number,
+): Promise<z.output<S>> {
+  const text = await readLimitedText(req, limit);
   let raw: unknown = {};
   if (text.trim() !== "") {
     try {

@@ -6,10 +6,11 @@ import { readBody } from "../_lib/http.ts";
 export async function readJsonBody<S extends z.ZodType>(
   req: Request,
   schema: S,
+  limit?: number,
 ): Promise<z.output<S>> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json") {
     throw new UnsupportedMediaTypeError("send the body as application/json");
   }
-  return readBody(req, schema);
+  return readBody(req, schema, limit);
 }

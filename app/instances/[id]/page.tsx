@@ -34,8 +34,10 @@ export default async function InstancePage({ params }: Props) {
   if (route.kind === "redirect") permanentRedirect(route.to);
   // an unknown address renders the view, whose detail request answers 404: "not found" there
   const id = route.kind === "page" ? route.id : key;
-  const facts = route.kind === "page" ? await getHostFacts(route.id, new Date()) : null;
-  const stops = route.kind === "page" ? await hostPolicySavings(route.id) : [];
+  const [facts, stops] =
+    route.kind === "page"
+      ? await Promise.all([getHostFacts(route.id, new Date()), hostPolicySavings(route.id)])
+      : [null, []];
   return (
     <>
       <PolicyStopNote rows={stops} canStart={roleAllows(user.role, "policies:write")} />

@@ -1,6 +1,6 @@
 import { actorLabel } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
-import { teamScope } from "@/lib/auth/scope.ts";
+import { requireNoTeamLimit } from "@/lib/auth/scope.ts";
 import { importBillFile } from "@/lib/billing/service.ts";
 import {
   BILL_CONTENT_TYPES,
@@ -8,7 +8,7 @@ import {
   MAX_BILL_UPLOAD_BYTES,
 } from "@/lib/zod/schemas/billing.ts";
 import { BadRequestError, UnsupportedMediaTypeError } from "../../_lib/errors.ts";
-import { forbidden, handle, json, parseQuery } from "../../_lib/handle.ts";
+import { handle, json, parseQuery } from "../../_lib/handle.ts";
 import { spoolBody } from "../../_lib/spool.ts";
 
 /**
@@ -20,12 +20,7 @@ import { spoolBody } from "../../_lib/spool.ts";
 export const POST = handle(
   "pricing:write",
   async (req: Request, _ctx: unknown, actor) => {
-    if (teamScope(actor) !== null) {
-      return forbidden(
-        "forbidden: a cloud bill covers the whole account, and your account is limited to some " +
-          "teams; ask a finance user or an admin without a team limit",
-      );
-    }
+    requireNoTeamLimit(actor, "a cloud bill covers the whole account");
     const q = parseQuery(billImportQuerySchema, req.url);
     const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     if (!(BILL_CONTENT_TYPES as readonly string[]).includes(type)) {

@@ -1,18 +1,13 @@
-import { teamScope } from "@/lib/auth/scope.ts";
+import { requireNoTeamLimit } from "@/lib/auth/scope.ts";
 import { reconciliationCsv } from "@/lib/billing/csv.ts";
 import { reconcileMonth } from "@/lib/billing/service.ts";
 import { addMonths, monthOf } from "@/lib/core/months.ts";
 import { reconcileQuerySchema } from "@/lib/zod/schemas/billing.ts";
-import { forbidden, handle, parseQuery } from "../../_lib/handle.ts";
+import { handle, parseQuery } from "../../_lib/handle.ts";
 
 /** The month's reconciliation as CSV (finance, no team limit), formula-escaped text cells. */
 export const GET = handle("costs:read", async (req: Request, _ctx: unknown, actor) => {
-  if (teamScope(actor) !== null) {
-    return forbidden(
-      "forbidden: the reconciliation compares whole-account bills, and your account is limited " +
-        "to some teams",
-    );
-  }
+    requireNoTeamLimit(actor, "the reconciliation compares whole-account bills");
   const { month = addMonths(monthOf(new Date()), -1) } = parseQuery(reconcileQuerySchema, req.url);
   return new Response(reconciliationCsv(await reconcileMonth(month)), {
     headers: {

@@ -1,8 +1,8 @@
-import { teamScope } from "@/lib/auth/scope.ts";
+import { requireNoTeamLimit } from "@/lib/auth/scope.ts";
 import { reconcileMonth } from "@/lib/billing/service.ts";
 import { addMonths, monthOf } from "@/lib/core/months.ts";
 import { reconcileQuerySchema } from "@/lib/zod/schemas/billing.ts";
-import { forbidden, handle, json, parseQuery } from "../../_lib/handle.ts";
+import { handle, json, parseQuery } from "../../_lib/handle.ts";
 
 /**
  * A month's reconciliation (finance): the ledger's estimate per host beside the imported bills,
@@ -10,12 +10,7 @@ import { forbidden, handle, json, parseQuery } from "../../_lib/handle.ts";
  * Account-wide, like the bill: not for a user limited to some teams.
  */
 export const GET = handle("costs:read", async (req: Request, _ctx: unknown, actor) => {
-  if (teamScope(actor) !== null) {
-    return forbidden(
-      "forbidden: the reconciliation compares whole-account bills, and your account is limited " +
-        "to some teams",
-    );
-  }
+  requireNoTeamLimit(actor, "the reconciliation compares whole-account bills");
   const { month } = parseQuery(reconcileQuerySchema, req.url);
   return json(await reconcileMonth(month ?? addMonths(monthOf(new Date()), -1)));
 });

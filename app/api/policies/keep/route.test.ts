@@ -63,6 +63,23 @@ describe("POST /api/policies/keep", () => {
     expect((await keep(`token=${token}`, "198.51.100.2", "text/plain")).status).toBe(415);
     const extra = await keep({ token, hours: 999 }, "198.51.100.2");
     expect(extra.status).toBe(400);
+    // over 1 KiB is refused, with a declared length or streamed without one
+    expect((await keep({ token: "x".repeat(2048) }, "198.51.100.2")).status).toBe(413);
+    const streamed = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(JSON.stringify({ token: "x".repeat(4096) })));
+        c.close();
+      },
+    });
+    const chunked = await POST(
+      new Request("http://127.0.0.1:3000/api/policies/keep", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.2" },
+        body: streamed,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(chunked.status).toBe(413);
   });
 
   it("keeps the host with a good token, once, without signing in", async () => {

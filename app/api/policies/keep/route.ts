@@ -22,10 +22,8 @@ export const POST = handlePublic(async (req: Request) => {
       headers: { "retry-after": String(verdict.retryAfterS) },
     });
   }
-  if (Number(req.headers.get("content-length") ?? "0") > MAX_BODY) {
-    return apiError(413, "payload_too_large", "a keep request is a token only");
-  }
-  const { token } = await readJsonBody(req, keepInputSchema);
+  // a token only: the cap holds for a declared length and for a body streamed without one
+  const { token } = await readJsonBody(req, keepInputSchema, MAX_BODY);
   const r = await redeemKeepLinkNow(token, ip);
   if (!r.ok) return apiError(404, "not_found", r.message);
   return json({ hostname: r.hostname, hours: r.hours, keepUntil: r.keepUntil.toISOString() });
