@@ -1,3 +1,4 @@
+import { pushTo } from "../core/group.ts";
 import { hostKeys, sameRegion } from "./instance-key.ts";
 
 // Billed lines meet hosts on provider + instance key + region (docs/architecture.md, "Billing").
@@ -24,7 +25,7 @@ export function hostMatcher<H extends MatchHost>(
   for (const h of hosts) {
     for (const key of hostKeys(h)) {
       const k = `${h.provider}|${key}`;
-      byKey.set(k, [...(byKey.get(k) ?? []), h]);
+      pushTo(byKey, k, h);
     }
   }
   const cache = new Map<string, H | null>();

@@ -1,3 +1,4 @@
+import { pushTo } from "../core/group.ts";
 import { HOUR_MS } from "../core/time.ts";
 import { formatCents, roundToUnit } from "../core/money.ts";
 import { monthBounds } from "../core/months.ts";
@@ -114,7 +115,7 @@ export async function getReconciliation(db: Db, month: string): Promise<Reconcil
     const host = match(g);
     const key = host ? host.id : `${g.provider}:${g.instanceKey || g.resourceId}`;
     const into = host ? byHost : unmatched;
-    into.set(key, [...(into.get(key) ?? []), g]);
+    pushTo(into, key, g);
   }
   const ledger = await db.usageHour.findMany({
     where: { ...inMonth, gpuKey: "host", hostId: { in: [...byHost.keys()] } },

@@ -1,4 +1,5 @@
 import "server-only";
+import { pushTo } from "../core/group.ts";
 import type { Db } from "../db.ts";
 import type { ScrapeResult } from "./scrape.ts";
 import type { GpuReading, HostSnapshot } from "./snapshot.ts";
@@ -77,7 +78,7 @@ function holdersByUnit(snap: HostSnapshot): Map<string, HolderMemory[]> {
   for (const p of snap.processes) {
     if (!p.holder) continue;
     const unit = p.gpuInstanceId === undefined ? p.gpuUuid : migKey(p.gpuUuid, p.gpuInstanceId);
-    raw.set(unit, [...(raw.get(unit) ?? []), { holder: p.holder, memBytes: p.usedMemoryBytes }]);
+    pushTo(raw, unit, { holder: p.holder, memBytes: p.usedMemoryBytes });
   }
   return new Map([...raw].map(([k, v]) => [k, mergeHolders(v)]));
 }

@@ -1,6 +1,7 @@
 // One host's samples for one closed hour -> UsageHour rows with exact costs (docs/architecture.md, "Domain rules").
 // Only time covered by successful scrapes counts: a rented instance may cost money while its
 // exporter is down, but we cannot know it ran, so an hour without an up scrape yields no rows.
+import { pushTo } from "../core/group.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { mulDivRound, splitByWeights, splitEven, sumMicros } from "../core/money.ts";
 import { HOUR_MS } from "../core/time.ts";
@@ -122,7 +123,7 @@ export function computeHostHour(input: LedgerInput): LedgerRow[] {
   const slicesOf = new Map<string, UnitStats[]>();
   for (const u of scan.units) {
     if (u.parentUuid === null) continue;
-    slicesOf.set(u.parentUuid, [...(slicesOf.get(u.parentUuid) ?? []), u]);
+    pushTo(slicesOf, u.parentUuid, u);
     // A slice whose parent never reported still needs the parent's share to land somewhere.
     if (!byUuid.has(u.parentUuid)) {
       byUuid.set(u.parentUuid, newUnit(u.parentUuid));

@@ -1,3 +1,4 @@
+import { pushTo } from "../core/group.ts";
 import { mulDivRound, splitByWeights, splitEven, sumMicros } from "../core/money.ts";
 import type { PriceLookup } from "../pricing/lookup.ts";
 import { migSplitWeights, sliceFraction } from "./mig-split.ts";
@@ -87,7 +88,7 @@ export function repriceHostHour(
   const slicesOf = new Map<string, StoredLedgerRow[]>();
   for (const r of gpus) {
     if (r.parentKey === null) continue;
-    slicesOf.set(r.parentKey, [...(slicesOf.get(r.parentKey) ?? []), r]);
+    pushTo(slicesOf, r.parentKey, r);
   }
   // The ledger writes a row for every physical GPU, including a MIG parent that never reported
   // itself; counting parents of slices too keeps the even split right should that row be missing.

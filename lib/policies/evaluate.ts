@@ -1,4 +1,5 @@
 import "server-only";
+import { pushTo } from "../core/group.ts";
 import { HOUR_MS, MINUTE_MS } from "../core/time.ts";
 import { isUniqueViolation } from "../core/store-errors.ts";
 import { parseLabels } from "../core/labels.ts";
@@ -62,7 +63,7 @@ export async function loadEvalHosts(db: Db, now: Date): Promise<Map<string, Eval
     loadPriceRows(db),
   ]);
   const byHost = new Map<string, string[]>();
-  for (const g of gpus) byHost.set(g.hostId, [...(byHost.get(g.hostId) ?? []), g.uuid]);
+  for (const g of gpus) pushTo(byHost, g.hostId, g.uuid);
   const out = new Map<string, EvalHost>();
   for (const h of hosts) {
     const price = lookupPrice(prices, { ...h, at: now });

@@ -1,3 +1,4 @@
+import { pushTo } from "../core/group.ts";
 import { mulDivRound } from "../core/money.ts";
 import { HOURS_PER_MONTH } from "../zod/schemas/recommendation.ts";
 import { p95, within } from "./stats.ts";
@@ -66,7 +67,7 @@ export function gpuIdleFacts(
   const byHour = new Map<number, HourRow[]>();
   for (const r of rows) {
     const t = r.hourStart.getTime();
-    byHour.set(t, [...(byHour.get(t) ?? []), r]);
+    pushTo(byHour, t, r);
   }
   const busyCounts: number[] = [];
   let runSeconds = 0;

@@ -1,3 +1,4 @@
+import { pushTo } from "../core/group.ts";
 import { roundPartsToTotal, roundToUnit } from "@/lib/core/money.ts";
 import {
   BREAKDOWN_DIMENSIONS,
@@ -99,7 +100,7 @@ function instances(
   gpuSeconds: ReadonlyMap<string, number>,
 ): CostInstanceRow[] {
   const byHost = new Map<string, LedgerGroup[]>();
-  for (const g of groups) byHost.set(g.hostId, [...(byHost.get(g.hostId) ?? []), g]);
+  for (const g of groups) pushTo(byHost, g.hostId, g);
   const rows = [...byHost].map(([hostId, gs]) => {
     // Attribution can change mid-month; the row shows the one the host spent most time under.
     const main = gs.reduce((best, g) => (g.upSeconds > best.upSeconds ? g : best));

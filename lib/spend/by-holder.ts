@@ -1,4 +1,5 @@
 import "server-only";
+import { pushTo } from "../core/group.ts";
 import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { roundPartsToTotal, roundToUnit, sumMicros } from "@/lib/core/money.ts";
@@ -39,7 +40,7 @@ export function longestIdleStretch(hours: readonly IdleHour[]): number {
   const byGpu = new Map<string, IdleHour[]>();
   for (const h of hours) {
     const k = `${h.hostId}|${h.gpuKey}`;
-    byGpu.set(k, [...(byGpu.get(k) ?? []), h]);
+    pushTo(byGpu, k, h);
   }
   let best = 0;
   for (const list of byGpu.values()) {
@@ -99,7 +100,7 @@ export async function getHolderSpend(
   const idleByPerson = new Map<string, IdleHour[]>();
   for (const h of idleHours) {
     const p = personOf(h, name);
-    idleByPerson.set(p, [...(idleByPerson.get(p) ?? []), h]);
+    pushTo(idleByPerson, p, h);
   }
   // pseudonyms can never collide in practice, but groups are merged by shown name all the same
   const byPerson = new Map<string, { cost: bigint; idle: bigint; idleS: number; ppm: number }>();

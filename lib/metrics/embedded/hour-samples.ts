@@ -1,4 +1,5 @@
 import "server-only";
+import { pushTo } from "../../core/group.ts";
 import type { Db } from "../../db.ts";
 import { migFraction } from "../../core/mig.ts";
 import { parseHolderMemories } from "../../core/holders.ts";
@@ -33,7 +34,7 @@ export async function embeddedHourSamples(db: Db, from: Date, to: Date): Promise
       holders: parseHolderMemories(m.holders),
     };
     const key = `${m.hostId}|${m.minuteStart.getTime()}`;
-    byHostMinute.set(key, [...(byHostMinute.get(key) ?? []), sample]);
+    pushTo(byHostMinute, key, sample);
   }
   const out: SamplesByHost = new Map();
   for (const hm of hostMinutes) {
