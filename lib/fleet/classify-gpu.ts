@@ -1,10 +1,9 @@
+import { IDLE_UTIL } from "@/lib/core/idle.ts";
 import type { GpuStatus } from "@/lib/zod/schemas/fleet.ts";
 
 // How one GPU looks on the fleet grid. "Held but idle" (memory allocated or a process attached,
 // SM idle) is the expensive kind of idle: someone holds the GPU and is not using it.
 
-/** SM utilization under which a GPU counts as idle (the house default, 5 %). */
-export const IDLE_UTIL = 0.05;
 /** Framebuffer use above which a GPU counts as held even with no process listed (driver/context). */
 export const HELD_MEMORY_BYTES = 512 * 1024 * 1024;
 

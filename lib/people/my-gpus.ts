@@ -4,7 +4,7 @@ import { describeHolder, type Holder } from "@/lib/core/holders.ts";
 import { divRoundHalfUp } from "@/lib/core/money.ts";
 import { monthBounds, monthOf } from "@/lib/core/months.ts";
 import { HOUR_MS } from "@/lib/core/time.ts";
-import { SM_ACTIVE_IDLE } from "@/lib/core/idle.ts";
+import { IDLE_UTIL, SM_ACTIVE_IDLE } from "@/lib/core/idle.ts";
 import type { MetricsSource, ProcessInfo } from "@/lib/metrics/source.ts";
 import { loadPriceRows } from "@/lib/pricing/catalogue-db.ts";
 import { lookupPrice } from "@/lib/pricing/lookup.ts";
@@ -16,8 +16,6 @@ import { keysForEmail } from "./directory.ts";
 // people directory: their user name, pod namespace or Slurm account), busy or idle, held since
 // when (the ledger's hours), at what share of the host's price, this month's cost of what they
 // held, and the open alerts about those GPUs. Only the person's own holdings: no team scope.
-
-const IDLE_UTIL = 0.05;
 
 type Key = { kind: PersonKind; key: string };
 

@@ -1,4 +1,4 @@
-import { SM_ACTIVE_IDLE } from "../core/idle.ts";
+import { IDLE_UTIL, SM_ACTIVE_IDLE } from "../core/idle.ts";
 import type { GpuWindowStats } from "../metrics/source.ts";
 
 // Which hosts are WHOLLY idle over a window: every physical GPU the store knows for the host has
@@ -6,10 +6,9 @@ import type { GpuWindowStats } from "../metrics/source.ts";
 // SM active covers the window, under 1 % SM active: docs/architecture.md "Domain rules"). A host
 // with one busy GPU, or one GPU without readings, is not idle: a policy never stops it.
 
-export const IDLE_UTIL_THRESHOLD = 0.05;
 const MIN_COVERAGE = 0.5;
 
-export function gpuIdle(s: GpuWindowStats, threshold = IDLE_UTIL_THRESHOLD): boolean {
+export function gpuIdle(s: GpuWindowStats, threshold = IDLE_UTIL): boolean {
   const bySm =
     (s.smActiveCoverage ?? 0) >= MIN_COVERAGE &&
     s.smActiveMax !== undefined &&

@@ -3,6 +3,7 @@ import { reconcileRule } from "../alerts/reconcile.ts";
 import type { Condition } from "../alerts/facts.ts";
 import { auditData } from "../auth/audit.ts";
 import { MINUTE_MS } from "../core/time.ts";
+import { backoffMs } from "../notify/deliver.ts";
 import type { Db } from "../db.ts";
 import type { EvalHost } from "./evaluate.ts";
 import { toPolicyFacts } from "./evaluate.ts";
@@ -29,13 +30,6 @@ export interface LifecycleOptions {
 }
 
 export const FAILED_RULE_ID = "policy-action-failed";
-
-export function actionBackoffMs(
-  failures: number,
-  o: Pick<LifecycleOptions, "baseDelayMs" | "maxDelayMs">,
-) {
-  return Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** Math.max(0, failures - 1));
-}
 
 type Episode = NonNullable<Awaited<ReturnType<Db["policyEpisode"]["findUnique"]>>>;
 
@@ -145,7 +139,7 @@ async function act(
         state: last ? "failed" : "open",
         lastError: message,
         claimUntil: null,
-        nextAttemptAt: last ? null : new Date(now.getTime() + actionBackoffMs(attempt, o)),
+        nextAttemptAt: last ? null : new Date(now.getTime() + backoffMs(attempt, o)),
       },
     });
     await audit(last ? "act.failed" : "act.retry", {
