@@ -1,5 +1,6 @@
 import "server-only";
 import { auditData } from "../auth/audit.ts";
+import { describeHolder, type HolderKind } from "../core/holders.ts";
 import type { Db } from "../db.ts";
 import { formatMoney } from "../format/money.ts";
 import { appPublicUrl } from "../notify/public-url.ts";
@@ -25,11 +26,23 @@ export interface Recipient {
 }
 
 /**
- * Who holds the host's GPUs, for the warning. The people directory for GPU holders (being built
- * alongside) plugs in here; until then a host has no known holders and only its owner is named.
+ * Who holds the host's GPUs, for the warning: the holders the ledger recorded in the host's latest
+ * hour (lib/ledger, UsageHourHolder), largest share first. A wholly idle host's holders are who
+ * keeps memory on GPUs nobody uses; a host nobody holds names its owner only.
  */
-export async function lookupHostHolders(_db: Db, _host: EvalHost): Promise<Recipient[]> {
-  return [];
+export async function lookupHostHolders(db: Db, host: EvalHost): Promise<Recipient[]> {
+  const latest = await db.usageHourHolder.findFirst({
+    where: { hostId: host.id },
+    orderBy: { hourStart: "desc" },
+    select: { hourStart: true },
+  });
+  if (!latest) return [];
+  const rows = await db.usageHourHolder.findMany({
+    where: { hostId: host.id, hourStart: latest.hourStart },
+    orderBy: { sharePpm: "desc" },
+  });
+  const names = new Set(rows.map((r) => describeHolder({ ...r, kind: r.kind as HolderKind })));
+  return [...names].map((name) => ({ role: "holder", name }));
 }
 
 export async function warnRecipients(db: Db, host: EvalHost): Promise<Recipient[]> {
