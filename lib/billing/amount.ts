@@ -3,6 +3,8 @@
 // minus the rounded sum before it, so the rows' micros always add up to the file's exact total
 // rounded once (never a drift of half a micro per row over millions of rows).
 
+import { divRoundHalfUp } from "../core/money.ts";
+
 const SCALE = 12;
 const PICO_PER_MICRO = 1_000_000n;
 const DECIMAL = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
@@ -38,13 +40,7 @@ function numberText(n: number): string {
   return Math.abs(n) >= 1e21 ? n.toExponential() : n.toFixed(SCALE);
 }
 
-function roundPicoToMicro(pico: bigint): bigint {
-  const neg = pico < 0n;
-  const abs = neg ? -pico : pico;
-  const q = abs / PICO_PER_MICRO;
-  const r = 2n * (abs % PICO_PER_MICRO) >= PICO_PER_MICRO ? q + 1n : q;
-  return neg ? -r : r;
-}
+const roundPicoToMicro = (pico: bigint): bigint => divRoundHalfUp(pico, PICO_PER_MICRO);
 
 /** Carries the exact running sum of one money column across a file's rows. */
 export class MicroCarry {

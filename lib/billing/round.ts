@@ -1,4 +1,4 @@
-import { CENT_MICROS, formatCents, roundToUnit, sumMicros } from "../core/money.ts";
+import { CENT_MICROS, roundToUnit, sumMicros } from "../core/money.ts";
 
 // Displayed money adds up (docs/architecture.md, "Displayed money"): like roundPartsToTotal, but
 // parts may be negative (credits, variances): each is floored to the cent, then the cents left to
@@ -25,9 +25,4 @@ export function roundSignedPartsToTotal(
     left -= 1n;
   }
   return floors;
-}
-
-/** Rounded parts as "1234.57" strings (each already a whole number of cents). */
-export function displayParts(parts: readonly bigint[]): string[] {
-  return roundSignedPartsToTotal(parts).map((m) => formatCents(m));
 }

@@ -39,7 +39,6 @@ export const billImportQuerySchema = z.strictObject({
     .default("preview")
     .describe("preview: read and count, write nothing; apply: keep the lines"),
 });
-export type BillImportQuery = z.output<typeof billImportQuerySchema>;
 
 export const reconcileQuerySchema = z.strictObject({
   month: monthSchema.optional().describe("YYYY-MM (UTC); the previous month when absent"),

@@ -176,4 +176,3 @@ export const keepResultSchema = z.object({
   hours: z.number().int(),
   keepUntil: isoTimeSchema,
 });
-export type KeepResultDto = z.infer<typeof keepResultSchema>;
