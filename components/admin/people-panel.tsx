@@ -22,7 +22,9 @@ async function uploadCsv(file: File): Promise<{ imported: number; keptManual: nu
     error?: string;
   } | null;
   if (!res.ok) throw new Error(data?.error ?? `upload failed (${res.status})`);
-  return data ?? { imported: 0, keptManual: 0 };
+  // a 2xx without the counts (a proxy's page, say) is no import to report
+  if (typeof data?.imported !== "number") throw new Error("the server's answer was not understood");
+  return data;
 }
 
 export function PeoplePanel() {

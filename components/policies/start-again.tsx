@@ -6,15 +6,20 @@ import { useState } from "react";
 export function StartAgainButton({ hostId }: { hostId: string }) {
   const [text, setText] = useState<string | null>(null);
   const start = async () => {
-    const res = await fetch(`/api/policies/hosts/${encodeURIComponent(hostId)}/start`, {
-      method: "POST",
-    });
-    const body = (await res.json().catch(() => null)) as { error?: string } | null;
-    setText(
-      res.ok
-        ? "Started: it reports again within a collection interval."
-        : (body?.error ?? "failed"),
-    );
+    try {
+      const res = await fetch(`/api/policies/hosts/${encodeURIComponent(hostId)}/start`, {
+        method: "POST",
+      });
+      const body = (await res.json().catch(() => null)) as { error?: string } | null;
+      setText(
+        res.ok
+          ? "Started: it reports again within a collection interval."
+          : (body?.error ?? `failed (HTTP ${res.status})`),
+      );
+    } catch {
+      // the request never got an answer (offline, the server restarting): say so, never nothing
+      setText("no answer from the server: try again");
+    }
   };
   return (
     <>
