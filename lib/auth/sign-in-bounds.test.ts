@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { clearOfCountWindowEdge } from "@/lib/testing/auth.ts";
 
 // What a signed-out caller can make the store hold: nothing for a malformed email or a request
 // over the per-address limit, and one counted audit row per email and window for refusals.
@@ -69,6 +70,7 @@ describe("sign-in writes are bounded", () => {
   it("past the per-address limit a request is refused before anything is written", async () => {
     const { SIGN_IN_MAX_PER_ADDRESS } = await import("./ip-limit.ts");
     const statuses: number[] = [];
+    await clearOfCountWindowEdge(30_000);
     for (let i = 0; i < SIGN_IN_MAX_PER_ADDRESS + 30; i++) {
       statuses.push((await signIn(`random-${i}@example.test`)).status);
     }
@@ -91,6 +93,7 @@ describe("sign-in writes are bounded", () => {
 
   it("repeated refusals of one email are one row per window: failures counted, the lock noted once", async () => {
     const { LOCK_AFTER } = await import("./throttle.ts");
+    await clearOfCountWindowEdge();
     for (let i = 0; i < LOCK_AFTER + 4; i++) await signIn("eve@test.local", "192.0.2.33");
     const rows = await db.auditEvent.findMany({ orderBy: { action: "asc" } });
     expect(rows.map((r) => [r.actor, r.action])).toEqual([

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { clearOfCountWindowEdge } from "@/lib/testing/auth.ts";
 
 // Sign-in through the app's own /api/auth route: cookies, failure throttling, the audit trail,
 // sign-out, and the first-run setup link.
@@ -76,6 +77,7 @@ describe("sign-in", () => {
 
   it("refuses a wrong password, slows repeated failures down, then locks the email", async () => {
     const { throttleState } = await import("./throttle.ts");
+    await clearOfCountWindowEdge();
     for (let i = 1; i <= 3; i++)
       expect((await signIn("bob@test.local", "wrong-password-x")).status).toBe(401);
     // better-auth's own refusal is answered in the API's one error shape
@@ -106,7 +108,7 @@ describe("sign-in", () => {
     expect(await failedDetail("bob@test.local")).toMatchObject({ count: 5, locked: true });
     // other accounts are unaffected
     expect((await signIn("ada@test.local", PASSWORD)).status).toBe(200);
-  }, 30_000);
+  }, 60_000);
 
   it("parallel guesses: exactly five passwords are checked, the rest refused unchecked", async () => {
     const { LOCK_AFTER } = await import("./throttle.ts");
@@ -117,6 +119,7 @@ describe("sign-in", () => {
       password: PASSWORD,
       role: "viewer",
     });
+    await clearOfCountWindowEdge();
     const answers = await Promise.all(
       Array.from({ length: 30 }, () => signIn("dan@test.local", "wrong-password-x")),
     );
@@ -126,7 +129,7 @@ describe("sign-in", () => {
     expect(await failedDetail("dan@test.local")).toMatchObject({ count: LOCK_AFTER, locked: true });
     // and the right password is refused too until the lock expires
     expect((await signIn("dan@test.local", PASSWORD)).status).toBe(429);
-  }, 30_000);
+  }, 60_000);
 
   it("a form-encoded or email-less sign-in is refused before it reaches better-auth", async () => {
     const form = await route.POST(

@@ -62,3 +62,14 @@ export function asUser<M extends Record<string, unknown>>(mod: M, s: TestSession
   }
   return out as M;
 }
+
+/**
+ * Refused sign-ins are counted in fixed 15-minute windows (lib/auth/audit-count.ts). A test that
+ * expects one counted row must not straddle a window's edge, or its failures land in two rows:
+ * when the next edge is closer than `needMs`, wait until it has passed.
+ */
+export async function clearOfCountWindowEdge(needMs = 20_000): Promise<void> {
+  const { COUNT_WINDOW_MS } = await import("@/lib/auth/audit-count.ts");
+  const untilEdge = COUNT_WINDOW_MS - (Date.now() % COUNT_WINDOW_MS);
+  if (untilEdge < needMs) await new Promise((r) => setTimeout(r, untilEdge + 50));
+}
