@@ -94,3 +94,81 @@ export const ATTRIBUTION_LABELS = ["team", "project", "owner"] as const;
 export const THERMAL_REASONS = ["sw_thermal_slowdown", "hw_thermal_slowdown", "hw_slowdown"];
 /** gpu_clock_event_active reasons that mean power throttling. */
 export const POWER_REASONS = ["sw_power_cap", "hw_power_brake_slowdown"];
+
+// ── Work counters (issue 28): units of the users' own work, for measured cost per unit ──
+
+/** The exporter's normalised work counter: textfile jobs write it; relayed servers are mapped to it. */
+export const WORK_METRIC = "gpufleet_work_units_total";
+/** Labels of WORK_METRIC: the unit, the model (may be empty), the job or server, where it came from. */
+export const WORK_LABELS = ["unit", "model_name", "job", "source"] as const;
+export const WORK_UNITS = [
+  "prompt_tokens",
+  "output_tokens",
+  "requests",
+  "inferences",
+  "samples",
+  "images",
+] as const;
+export type WorkUnit = (typeof WORK_UNITS)[number];
+export const WORK_SOURCES = ["vllm", "sglang", "tgi", "triton", "textfile"] as const;
+export type WorkSource = (typeof WORK_SOURCES)[number];
+
+/**
+ * Inference servers' own counters, as Prometheus scrapes them and as the exporter's relay reads
+ * them: the series name, its server, the unit it counts and the label naming the model (null: the
+ * server has none). Histogram `_sum` series count the tokens of all requests. Names as each server
+ * documents them (vLLM and SGLang "production metrics" pages, TGI's and Triton's metrics docs).
+ */
+export const WORK_COUNTERS: readonly {
+  name: string;
+  source: Exclude<WorkSource, "textfile">;
+  unit: WorkUnit;
+  modelLabel: string | null;
+}[] = [
+  {
+    name: "vllm:prompt_tokens_total",
+    source: "vllm",
+    unit: "prompt_tokens",
+    modelLabel: "model_name",
+  },
+  {
+    name: "vllm:generation_tokens_total",
+    source: "vllm",
+    unit: "output_tokens",
+    modelLabel: "model_name",
+  },
+  {
+    name: "vllm:request_success_total",
+    source: "vllm",
+    unit: "requests",
+    modelLabel: "model_name",
+  },
+  {
+    name: "sglang:prompt_tokens_total",
+    source: "sglang",
+    unit: "prompt_tokens",
+    modelLabel: "model_name",
+  },
+  {
+    name: "sglang:generation_tokens_total",
+    source: "sglang",
+    unit: "output_tokens",
+    modelLabel: "model_name",
+  },
+  {
+    name: "sglang:num_requests_total",
+    source: "sglang",
+    unit: "requests",
+    modelLabel: "model_name",
+  },
+  { name: "tgi_request_input_length_sum", source: "tgi", unit: "prompt_tokens", modelLabel: null },
+  {
+    name: "tgi_request_generated_tokens_sum",
+    source: "tgi",
+    unit: "output_tokens",
+    modelLabel: null,
+  },
+  { name: "tgi_request_success", source: "tgi", unit: "requests", modelLabel: null },
+  { name: "nv_inference_count", source: "triton", unit: "inferences", modelLabel: "model" },
+  { name: "nv_inference_request_success", source: "triton", unit: "requests", modelLabel: "model" },
+];
