@@ -8,7 +8,7 @@ export function PolicyStopNote({
   canStart,
 }: {
   rows: SavingsDto["hosts"];
-  /** an admin, and the host is stopped on the simulated cloud now */
+  /** an admin, and the host's open stop was made on the simulated cloud (startableOnSimulatedCloud) */
   canStart: boolean;
 }) {
   if (rows.length === 0) return null;

@@ -41,3 +41,19 @@ export async function startStoppedHost(
   });
   return { hostId, hostname: host.hostname, started: true };
 }
+
+/**
+ * Whether the host's latest policy stop is open and was made on the simulated cloud, so the
+ * instance page may offer "Start again" (a stop through AWS, a webhook… is undone in that cloud).
+ */
+export async function startableOnSimulatedCloud(
+  hostId: string,
+  client: Db = defaultDb,
+): Promise<boolean> {
+  const last = await client.policyEpisode.findFirst({
+    where: { hostId, actedAt: { not: null } },
+    orderBy: { actedAt: "desc" },
+    select: { state: true, resumedAt: true, policy: { select: { executor: true } } },
+  });
+  return last?.state === "acted" && last.resumedAt === null && last.policy.executor === "simulated";
+}

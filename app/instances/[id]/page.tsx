@@ -8,6 +8,7 @@ import { teamScope } from "@/lib/auth/scope.ts";
 import { getHostFacts } from "@/lib/fleet/get-host-facts.ts";
 import { resolveInstance } from "@/lib/fleet/resolve-instance.ts";
 import { hostPolicySavings } from "@/lib/policies/savings.ts";
+import { startableOnSimulatedCloud } from "@/lib/policies/start-host.ts";
 import { PolicyStopNote } from "@/components/policies/policy-stop-note.tsx";
 
 export const metadata: Metadata = { title: "Instance" };
@@ -34,13 +35,20 @@ export default async function InstancePage({ params }: Props) {
   if (route.kind === "redirect") permanentRedirect(route.to);
   // an unknown address renders the view, whose detail request answers 404: "not found" there
   const id = route.kind === "page" ? route.id : key;
-  const [facts, stops] =
+  const [facts, stops, startable] =
     route.kind === "page"
-      ? await Promise.all([getHostFacts(route.id, new Date()), hostPolicySavings(route.id)])
-      : [null, []];
+      ? await Promise.all([
+          getHostFacts(route.id, new Date()),
+          hostPolicySavings(route.id),
+          startableOnSimulatedCloud(route.id),
+        ])
+      : [null, [], false];
   return (
     <>
-      <PolicyStopNote rows={stops} canStart={roleAllows(user.role, "policies:write")} />
+      <PolicyStopNote
+        rows={stops}
+        canStart={startable && roleAllows(user.role, "policies:write")}
+      />
       <Suspense
         fallback={
           <p className="loading" role="status">
