@@ -2,8 +2,8 @@ import { actorLabel } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { parseBenchmarkCsv } from "@/lib/benchmarks/csv.ts";
 import { importBenchmarks } from "@/lib/benchmarks/manage.ts";
-import { UnsupportedMediaTypeError } from "../../_lib/errors.ts";
 import { handle, json, noQuery, parseQuery, readLimitedText } from "../../_lib/handle.ts";
+import { requireMediaType } from "../../_lib/media-type.ts";
 
 /**
  * Imports benchmark results from a CSV sent raw as the body (text/csv, at most 1 MiB): header
@@ -15,12 +15,11 @@ export const POST = handle(
   "benchmarks:write",
   async (req: Request, _ctx: unknown, actor) => {
     parseQuery(noQuery, req.url);
-    const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-    if (type !== "text/csv" && type !== "text/plain") {
-      throw new UnsupportedMediaTypeError(
-        `send the CSV file as the body with content type text/csv, not ${type || "a body without a content type"}`,
-      );
-    }
+    requireMediaType(
+      req,
+      ["text/csv", "text/plain"],
+      "send the CSV file as the body with content type text/csv",
+    );
     const rows = parseBenchmarkCsv(await readLimitedText(req));
     const result = await importBenchmarks(rows, actorLabel(actor));
     await recordAudit({

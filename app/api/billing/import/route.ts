@@ -7,9 +7,10 @@ import {
   billImportQuerySchema,
   MAX_BILL_UPLOAD_BYTES,
 } from "@/lib/zod/schemas/billing.ts";
-import { BadRequestError, UnsupportedMediaTypeError } from "../../_lib/errors.ts";
+import { BadRequestError } from "../../_lib/errors.ts";
 import { handle, json, parseQuery } from "../../_lib/handle.ts";
 import { spoolBody } from "../../_lib/spool.ts";
+import { requireMediaType } from "../../_lib/media-type.ts";
 
 /**
  * Imports a cloud bill (finance): the raw export file is the body (CSV, gzip CSV or Parquet; up to
@@ -22,12 +23,11 @@ export const POST = handle(
   async (req: Request, _ctx: unknown, actor) => {
     requireNoTeamLimit(actor, "a cloud bill covers the whole account");
     const q = parseQuery(billImportQuerySchema, req.url);
-    const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-    if (!(BILL_CONTENT_TYPES as readonly string[]).includes(type)) {
-      throw new UnsupportedMediaTypeError(
-        `a bill is sent as the raw file with content type ${BILL_CONTENT_TYPES.join(", ")}; not ${type || "a body without a content type"}`,
-      );
-    }
+    requireMediaType(
+      req,
+      BILL_CONTENT_TYPES,
+      `a bill is sent as the raw file with content type ${BILL_CONTENT_TYPES.join(", ")}`,
+    );
     const body = await spoolBody(req, MAX_BILL_UPLOAD_BYTES);
     try {
       if (body.bytes === 0) throw new BadRequestError("the body is empty: send the bill file");

@@ -1,8 +1,8 @@
 import { actorLabel } from "@/lib/auth/actor.ts";
 import { clientIp, recordAudit } from "@/lib/auth/audit.ts";
 import { importPeople, parsePeopleCsv } from "@/lib/people/directory.ts";
-import { UnsupportedMediaTypeError } from "../../_lib/errors.ts";
 import { handle, json, noQuery, parseQuery, readLimitedText } from "../../_lib/handle.ts";
+import { requireMediaType } from "../../_lib/media-type.ts";
 
 const MAX_BYTES = 4 * 1024 * 1024;
 
@@ -16,12 +16,11 @@ export const POST = handle(
   "settings:write",
   async (req: Request, _ctx: unknown, actor) => {
     parseQuery(noQuery, req.url);
-    const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-    if (type !== "text/csv" && type !== "text/plain") {
-      throw new UnsupportedMediaTypeError(
-        `send the CSV file as the body with content type text/csv, not ${type || "a body without a content type"}`,
-      );
-    }
+    requireMediaType(
+      req,
+      ["text/csv", "text/plain"],
+      "send the CSV file as the body with content type text/csv",
+    );
     const rows = parsePeopleCsv(await readLimitedText(req, MAX_BYTES));
     const result = await importPeople(rows);
     await recordAudit({

@@ -9,8 +9,8 @@ import {
   MAX_UPLOAD_BYTES,
   UPLOAD_CONTENT_TYPES,
 } from "@/lib/pricing/import/schema.ts";
-import { UnsupportedMediaTypeError } from "../../_lib/errors.ts";
 import { handle, json, parseQuery, readLimitedBytes } from "../../_lib/handle.ts";
+import { requireMediaType } from "../../_lib/media-type.ts";
 
 /**
  * Imports GPU prices from one uploaded price-list file (finance): the raw file is the body, the
@@ -25,13 +25,12 @@ export const POST = handle(
     const q = parseQuery(importQuerySchema, req.url);
     // a preview writes nothing: a team-limited user may compare a file with the catalogue
     if (q.mode === "apply") requireFleetWide(actor, "importing prices");
-    const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     const accepted = UPLOAD_CONTENT_TYPES[q.provider];
-    if (!accepted.includes(type)) {
-      throw new UnsupportedMediaTypeError(
-        `a ${q.provider} price list is sent as ${accepted.join(" or ")} (the raw file as the body), not ${type || "a body without a content type"}`,
-      );
-    }
+    requireMediaType(
+      req,
+      accepted,
+      `a ${q.provider} price list is sent as ${accepted.join(" or ")} (the raw file as the body)`,
+    );
     const bytes = await readLimitedBytes(req, MAX_UPLOAD_BYTES);
     // on a worker thread: a large or hostile file never holds up this process's other requests
     const parsed = await parseOffThread({
