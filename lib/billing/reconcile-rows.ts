@@ -1,6 +1,5 @@
-import { formatCents, roundToUnit } from "../core/money.ts";
+import { formatCents, roundSignedPartsToTotal, roundToUnit } from "../core/money.ts";
 import { REASON_LABELS, type VarianceReason } from "./reasons.ts";
-import { roundSignedPartsToTotal } from "./round.ts";
 
 // The reconciliation's rows (a host, or a GPU instance nobody monitors) and the grouped tables,
 // with their money rounded for display so every table adds up to the bill's total to the cent.

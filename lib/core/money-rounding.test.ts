@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CENT_MICROS, roundPartsToTotal, roundToUnit, sumMicros } from "./money.ts";
+import {
+  CENT_MICROS,
+  roundPartsToTotal,
+  roundSignedPartsToTotal,
+  roundToUnit,
+  sumMicros,
+} from "./money.ts";
 
 // Largest-remainder rounding of displayed rows (docs/architecture.md, "Domain rules").
 // Fixed seed: the property runs are the same on every machine.
@@ -52,6 +58,30 @@ describe("roundPartsToTotal (property)", () => {
         },
       ),
       { seed: SEED, numRuns: 300 },
+    );
+  });
+});
+
+describe("roundSignedPartsToTotal (property)", () => {
+  it("credits and variances too: the rows sum to the total rounded once, each within one unit", () => {
+    const signed = fc.oneof(
+      micros,
+      micros.map((m) => -m),
+    );
+    fc.assert(
+      fc.property(fc.array(signed, { maxLength: 200 }), (parts) => {
+        const rounded = roundSignedPartsToTotal(parts);
+        expect(sumMicros(rounded)).toBe(roundToUnit(sumMicros(parts)));
+        rounded.forEach((r, i) => {
+          const exact = parts[i] ?? 0n;
+          expect(r % CENT_MICROS).toBe(0n);
+          expect((r > exact ? r - exact : exact - r) < CENT_MICROS).toBe(true);
+        });
+        // on non-negative parts it is roundPartsToTotal
+        const plain = parts.map((p) => (p < 0n ? -p : p));
+        expect(roundSignedPartsToTotal(plain)).toEqual(roundPartsToTotal(plain));
+      }),
+      { seed: SEED, numRuns: 500 },
     );
   });
 });

@@ -126,17 +126,35 @@ export function roundToUnit(micros: bigint, unit: bigint = CENT_MICROS): bigint 
  * less than one unit. Parts must be non-negative (ledger costs are): a negative one is an error.
  */
 export function roundPartsToTotal(parts: readonly bigint[], unit: bigint = CENT_MICROS): bigint[] {
-  if (unit <= 0n) throw new RangeError(`rounding unit must be positive: ${unit}`);
   const bad = parts.findIndex((p) => p < 0n);
   if (bad >= 0) throw new RangeError(`cannot round a negative part (index ${bad}: ${parts[bad]})`);
-  const floors = parts.map((p) => (p / unit) * unit);
+  return roundSignedPartsToTotal(parts, unit);
+}
+
+/** `a` floored (toward minus infinity) to a multiple of `unit`. */
+function floorTo(a: bigint, unit: bigint): bigint {
+  const q = a / unit;
+  return (a % unit !== 0n && a < 0n ? q - 1n : q) * unit;
+}
+
+/**
+ * roundPartsToTotal for parts that may be negative (credits, variances on a bill): each is floored
+ * toward minus infinity, then the units left to reach the total rounded once go to the largest
+ * remainders, ties to the lower index.
+ */
+export function roundSignedPartsToTotal(
+  parts: readonly bigint[],
+  unit: bigint = CENT_MICROS,
+): bigint[] {
+  if (unit <= 0n) throw new RangeError(`rounding unit must be positive: ${unit}`);
+  const floors = parts.map((p) => floorTo(p, unit));
   let left = (roundToUnit(sumMicros(parts), unit) - sumMicros(floors)) / unit;
   const order = parts
-    .map((p, i) => ({ i, r: p % unit }))
+    .map((p, i) => ({ i, r: p - (floors[i] ?? 0n) }))
     .filter((x) => x.r > 0n)
     .sort((x, y) => (x.r === y.r ? x.i - y.i : x.r > y.r ? -1 : 1));
   for (const { i } of order) {
-    if (left === 0n) break;
+    if (left <= 0n) break;
     floors[i] = (floors[i] ?? 0n) + unit;
     left -= 1n;
   }
