@@ -182,9 +182,7 @@ export function helpText(): string {
     "  --version   Show the version and exit.",
   ];
   for (const f of FLAGS) {
-    const shown = f.boolean
-      ? `--${f.name}, --no-${f.name}`
-      : `--${f.name}=${f.value ?? "VALUE"}`;
+    const shown = f.boolean ? `--${f.name}, --no-${f.name}` : `--${f.name}=${f.value ?? "VALUE"}`;
     lines.push(`  ${shown}`);
     const def = f.def === undefined ? "" : ` Default: ${JSON.stringify(f.def)}.`;
     lines.push(`      ${f.help}${def} Env: ${envName(f.name)}.`);

@@ -1,15 +1,17 @@
 // gpufleet_work_units_total (contract WORK_METRIC) and the work collectors' own health, filled
 // from the host's work parts (exporter/work/) at each publish.
 
-import { WORK_METRIC } from "./contract.ts";
+import { WORK_EXPORTER_METRICS, WORK_METRIC } from "./contract.ts";
 import { Counter, Gauge, type Registry } from "./prom.ts";
 import type { StateView } from "./state.ts";
 import { MAX_WORK_SERIES, seriesKey } from "./work/series.ts";
 
-export const WORK_ERRORS_METRIC = "gpufleet_exporter_work_errors_total";
-export const WORK_TARGET_UP_METRIC = "gpufleet_exporter_work_target_up";
-export const TEXTFILE_ERROR_METRIC = "gpufleet_exporter_textfile_scrape_error";
-export const TEXTFILE_MTIME_METRIC = "gpufleet_exporter_textfile_mtime_seconds";
+const {
+  errors: WORK_ERRORS_METRIC,
+  targetUp: WORK_TARGET_UP_METRIC,
+  textfileError: TEXTFILE_ERROR_METRIC,
+  textfileMtime: TEXTFILE_MTIME_METRIC,
+} = WORK_EXPORTER_METRICS;
 
 export function createWorkMetrics(registry: Registry): (view: StateView) => void {
   const r = [registry];
@@ -31,11 +33,13 @@ export function createWorkMetrics(registry: Registry): (view: StateView) => void
     labelNames: ["target"],
     registers: r,
   });
+  // unlabelled, so it would read 0 on hosts without the collector: registered only with it
   const fileError = new Gauge({
     name: TEXTFILE_ERROR_METRIC,
     help: "1 if any *.prom file could not be read or parsed at the last tick, else 0.",
-    registers: r,
+    registers: [],
   });
+  let fileErrorShown = false;
   const mtime = new Gauge({
     name: TEXTFILE_MTIME_METRIC,
     help: "Modification time of each *.prom file read at the last tick.",
@@ -66,7 +70,11 @@ export function createWorkMetrics(registry: Registry): (view: StateView) => void
         }
       }
     }
-    if (textfiles) fileError.set(textfileError);
-    else fileError.reset();
+    if (textfiles !== fileErrorShown) {
+      if (textfiles) registry.registerMetric(fileError);
+      else registry.removeSingleMetric(TEXTFILE_ERROR_METRIC);
+      fileErrorShown = textfiles;
+    }
+    fileError.set(textfileError);
   };
 }

@@ -5,13 +5,7 @@
 // The sample parser is the exporter's own (dcgm/parse-text.ts, also used for dcgm-exporter):
 // the npm parser in reach rejects whole pages over an empty HELP line (lib/ingest/exposition.ts).
 
-import {
-  WORK_COUNTERS,
-  WORK_LABELS,
-  WORK_METRIC,
-  WORK_UNITS,
-  type WorkUnit,
-} from "../contract.ts";
+import { WORK_COUNTERS, WORK_LABELS, WORK_METRIC, WORK_UNITS, type WorkUnit } from "../contract.ts";
 import { parsePrometheusText, type Sample } from "../dcgm/parse-text.ts";
 import { MAX_LABEL_VALUE, type ErrorCounts, type WorkSeries } from "./series.ts";
 
@@ -30,7 +24,11 @@ export interface TextfileResult {
  * an unknown unit, a foreign label, a bad value or a name other than gpufleet_work_units_total is
  * skipped and counted; the rest of the file is served. `job` defaults to the file's name.
  */
-export function parseTextfile(text: string, defaultJob: string, errors: ErrorCounts): TextfileResult {
+export function parseTextfile(
+  text: string,
+  defaultJob: string,
+  errors: ErrorCounts,
+): TextfileResult {
   const parsed = parsePrometheusText(text);
   if (parsed.warnings.length > 0) {
     errors.add("parse");

@@ -5,7 +5,13 @@
 // server that is down, hung, too large or answering an error is counted and leaves the others and
 // the GPU metrics as they are. Counter resets (a restarted server) pass through as resets.
 
-import { MAX_WORK_SERIES, ErrorCounts, seriesKey, type WorkPart, type WorkSeries } from "./series.ts";
+import {
+  MAX_WORK_SERIES,
+  ErrorCounts,
+  seriesKey,
+  type WorkPart,
+  type WorkSeries,
+} from "./series.ts";
 import { mapServerMetrics } from "./parse.ts";
 
 /** A /metrics page larger than this is refused (vLLM's is ~100 KiB with every histogram). */

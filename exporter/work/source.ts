@@ -7,17 +7,13 @@ import type { WorkConfig } from "./config.ts";
 import { WorkRelay } from "./relay.ts";
 import { TextfileCollector } from "./textfile.ts";
 
-export function withWork(
-  inner: Source,
-  work: WorkConfig,
-  intervalMs: number,
-  log: Logger,
-): Source {
+export function withWork(inner: Source, work: WorkConfig, intervalMs: number, log: Logger): Source {
   if (work.textfileDir === undefined && work.scrape.length === 0) return inner;
   const host = inner.hosts[0];
   if (!host) return inner;
   const abort = new AbortController();
-  const textfile = work.textfileDir === undefined ? undefined : new TextfileCollector(work.textfileDir);
+  const textfile =
+    work.textfileDir === undefined ? undefined : new TextfileCollector(work.textfileDir);
   const relay =
     work.scrape.length === 0
       ? undefined
@@ -45,7 +41,8 @@ export function withWork(
             throw err;
           }
         }),
-      relay && timed(state, "work_relay", log, async () => state.setWork("relay", await relay.collect())),
+      relay &&
+        timed(state, "work_relay", log, async () => state.setWork("relay", await relay.collect())),
     ]);
   };
   return {

@@ -6,7 +6,13 @@
 
 import { readFile, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { MAX_WORK_SERIES, ErrorCounts, seriesKey, type WorkPart, type WorkSeries } from "./series.ts";
+import {
+  MAX_WORK_SERIES,
+  ErrorCounts,
+  seriesKey,
+  type WorkPart,
+  type WorkSeries,
+} from "./series.ts";
 import { parseTextfile } from "./parse.ts";
 
 /** Files larger than this are refused (a work counter file is a few lines). */
@@ -24,7 +30,8 @@ export class TextfileCollector {
     const names = (await readdir(this.dir))
       .filter((n) => n.endsWith(".prom") && !n.startsWith("."))
       .sort();
-    if (names.length > MAX_TEXTFILES) this.errors.add("too_many_files", names.length - MAX_TEXTFILES);
+    if (names.length > MAX_TEXTFILES)
+      this.errors.add("too_many_files", names.length - MAX_TEXTFILES);
     const files: { file: string; mtimeSeconds: number; error: boolean }[] = [];
     const series: WorkSeries[] = [];
     const seen = new Set<string>();
