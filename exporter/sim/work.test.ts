@@ -49,6 +49,15 @@ describe("simulated work", () => {
     );
   });
 
+  it("gives the same counts tick after tick as computed afresh (its hourly memo only saves time)", () => {
+    for (const id of [4, 0, 21]) {
+      for (let t = AT; t <= AT + 3 * 86_400_000; t += 1_800_000) {
+        const fresh = simWorkPart(fleet, structuredClone(host(id)), t);
+        expect(simWorkPart(fleet, host(id), t)).toEqual(fresh);
+      }
+    }
+  });
+
   it("counts up between restarts and starts again from zero at a redeploy", () => {
     for (const id of [4, 0]) {
       const unit = id === 0 ? "samples" : "output_tokens";

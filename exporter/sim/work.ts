@@ -93,7 +93,7 @@ export function pyFloat(v: number): string {
   return s;
 }
 
-/** Whole hours since the job's last restart: [first hour, current hour]. */
+/** Whole hours since the job's last restart: the first hour of the current run. */
 function sinceRestart(key: number, hour: number, lengthMin: number): number {
   const epoch = jobEpoch(key, hour * HOUR_MIN, lengthMin);
   let first = hour;
@@ -102,13 +102,45 @@ function sinceRestart(key: number, hour: number, lengthMin: number): number {
   return first;
 }
 
-/** A counter that ran at rate(h) per second in each hour h since the restart, read at `ms`. */
-function integrate(ms: number, first: number, rate: (hour: number) => number): number {
+interface Run {
+  hour: number;
+  first: number;
+  /** the counter at the start of `hour`: rate(h) * 3600 summed over first..hour-1, in order */
+  done: number;
+}
+/** the last hour's sum per host and counter: a tick adds one hour instead of a whole run */
+const runs = new WeakMap<SimHostSpec, Run>();
+
+/**
+ * A counter that ran at rate(h) per second in each hour h since the job's last restart, read at
+ * `ms`. The same value whether computed afresh or carried from the previous hour (same sums in
+ * the same order), so the memo only saves time.
+ */
+function counterAt(
+  host: SimHostSpec,
+  key: number,
+  lengthMin: number,
+  ms: number,
+  rate: (hour: number) => number,
+): number {
   const seconds = ms / 1000;
   const hour = Math.floor(seconds / 3600);
-  let total = 0;
-  for (let h = first; h < hour; h++) total += rate(h) * 3600;
-  return total + rate(hour) * (seconds - hour * 3600);
+  let run = runs.get(host);
+  if (run?.hour !== hour) {
+    const carried =
+      run !== undefined &&
+      run.hour === hour - 1 &&
+      jobEpoch(key, hour * HOUR_MIN, lengthMin) === jobEpoch(key, run.hour * HOUR_MIN, lengthMin);
+    if (carried) run = { hour, first: run.first, done: run.done + rate(hour - 1) * 3600 };
+    else {
+      const first = sinceRestart(key, hour, lengthMin);
+      let done = 0;
+      for (let h = first; h < hour; h++) done += rate(h) * 3600;
+      run = { hour, first, done };
+    }
+    runs.set(host, run);
+  }
+  return run.done + rate(hour) * (seconds - hour * 3600);
 }
 
 /** The vLLM server's /metrics (its work counters) at `at`, as the server would print them. */
@@ -122,9 +154,7 @@ export function renderSimVllm(fleet: SimFleet, host: SimHostSpec, atMs: number):
   // the hour's middle minute stands for the hour: the demand curve moves over hours
   const outRate = (h: number) =>
     w.servingGpus * perGpu * servingShare(key, demandAt(host, h * HOUR_MIN + 30));
-  const hour = Math.floor(atMs / 3_600_000);
-  const first = sinceRestart(key, hour, DAY_MIN);
-  const output = Math.floor(integrate(atMs, first, outRate));
+  const output = Math.floor(counterAt(host, key, DAY_MIN, atMs, outRate));
   const prompt = Math.floor(output * (2.5 + 2 * unit(key, CH.promptRatio)));
   const requests = Math.floor(output / (180 + 200 * unit(key, CH.requestLen)));
   const stopped = Math.floor(requests * (0.8 + 0.1 * unit(key, CH.finish)));
@@ -154,9 +184,7 @@ export function renderSimTextfile(fleet: SimFleet, host: SimHostSpec, atMs: numb
   const perGpu = SAMPLES_PER_GPU.find(([n]) => gpuName.startsWith(n))?.[1] ?? 100;
   // a step's pace wobbles by the hour (data loading, checkpoints)
   const rate = (h: number) => w.gpus * perGpu * (0.9 + 0.1 * unit(key, CH.trainRate, h));
-  const hour = Math.floor(atMs / 3_600_000);
-  const first = sinceRestart(key, hour, trainingJobMinutes(key));
-  const samples = Math.floor(integrate(atMs, first, rate));
+  const samples = Math.floor(counterAt(host, key, trainingJobMinutes(key), atMs, rate));
   return [
     `# HELP ${WORK_METRIC} Samples processed by the training job.`,
     `# TYPE ${WORK_METRIC} counter`,
