@@ -127,11 +127,12 @@ function counterAt(
   const hour = Math.floor(seconds / 3600);
   let run = runs.get(host);
   if (run?.hour !== hour) {
+    const prev = run;
     const carried =
-      run !== undefined &&
-      run.hour === hour - 1 &&
-      jobEpoch(key, hour * HOUR_MIN, lengthMin) === jobEpoch(key, run.hour * HOUR_MIN, lengthMin);
-    if (carried) run = { hour, first: run.first, done: run.done + rate(hour - 1) * 3600 };
+      prev !== undefined &&
+      prev.hour === hour - 1 &&
+      jobEpoch(key, hour * HOUR_MIN, lengthMin) === jobEpoch(key, prev.hour * HOUR_MIN, lengthMin);
+    if (carried) run = { hour, first: prev.first, done: prev.done + rate(hour - 1) * 3600 };
     else {
       const first = sinceRestart(key, hour, lengthMin);
       let done = 0;
