@@ -5,6 +5,7 @@ import { hostname as osHostname } from "node:os";
 import { DETECT_DEFAULTS, detectProblem, type DetectConfig } from "./host/options.ts";
 import type { Level, Logger } from "./log.ts";
 import { HOST_LABELS } from "./metrics.ts";
+import { WORK_DEFAULTS, workProblem, type WorkConfig } from "./work/config.ts";
 
 import { PRICING_MODELS, type PricingModel } from "./contract.ts";
 export { PRICING_MODELS, type PricingModel };
@@ -81,6 +82,8 @@ export interface ExporterConfig {
   host: HostConfig;
   detect: DetectConfig;
   holders: HoldersConfig;
+  /** work counters: textfile collector and inference-server relay (exporter/work/) */
+  work: WorkConfig;
   simulate: boolean;
   simulateSeed: number;
   simulateHosts: number;
@@ -93,9 +96,10 @@ export interface ExporterConfig {
 }
 
 export type ExporterOptions = Partial<
-  Omit<ExporterConfig, "host" | "tuning" | "staleAfterMs" | "detect" | "holders">
+  Omit<ExporterConfig, "host" | "tuning" | "staleAfterMs" | "detect" | "holders" | "work">
 > & {
   holders?: Partial<HoldersConfig>;
+  work?: Partial<WorkConfig>;
   staleAfterMs?: number;
   /** `given` defaults to the fields set here (not empty); a resolved config keeps its own */
   host?: Partial<HostConfig>;
@@ -174,6 +178,7 @@ export function resolveConfig(opts: ExporterOptions = {}): ExporterConfig {
     },
     detect: { ...DETECT_DEFAULTS, ...opts.detect },
     holders: { ...HOLDERS_DEFAULTS, ...opts.holders },
+    work: { ...WORK_DEFAULTS, ...opts.work },
     simulate: opts.simulate ?? false,
     simulateSeed: opts.simulateSeed ?? 42,
     simulateHosts: opts.simulateHosts ?? 1,
@@ -231,6 +236,8 @@ function validate(cfg: ExporterConfig): void {
     if (HOST_LABELS.includes(key)) throw new ConfigError(`--host.label ${key} is reserved`);
   }
   validateHolders(cfg.holders);
+  const work = workProblem(cfg.work);
+  if (work !== undefined) throw new ConfigError(work);
   const detect = detectProblem(cfg.detect, cfg.simulate);
   if (detect !== undefined) throw new ConfigError(detect);
   if (!Number.isSafeInteger(cfg.simulateSeed)) {

@@ -2,7 +2,7 @@
 // A host with every kind of reading renders only names written in exporter/contract.ts.
 
 import { describe, expect, it } from "vitest";
-import { METRIC } from "./contract.ts";
+import { METRIC, WORK_EXPORTER_METRICS, WORK_METRIC } from "./contract.ts";
 import { silentLogger } from "./log.ts";
 import { HostMetrics } from "./metrics.ts";
 import { PROFILING_KEYS, type GpuReading } from "./readings.ts";
@@ -56,6 +56,18 @@ describe("metric contract", () => {
     );
     state.interruption = { pending: true, timeSeconds: 5 };
     state.setCollector("simulated", true, 0.01);
+    state.setWork("textfile", {
+      collector: "textfile",
+      series: [{ unit: "samples", modelName: "", job: "j", source: "textfile", value: 1 }],
+      errors: new Map([["parse", 1]]),
+      files: [{ file: "j.prom", mtimeSeconds: 1, error: false }],
+    });
+    state.setWork("relay", {
+      collector: "relay",
+      series: [],
+      errors: new Map(),
+      targets: [{ target: "http://127.0.0.1:8000/metrics", up: true }],
+    });
     const metrics = new HostMetrics({
       hostInfo: {
         hostname: "h",
@@ -70,10 +82,18 @@ describe("metric contract", () => {
     });
     const text = await metrics.render(state.view(0));
     const served = [...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]);
-    const contract = new Set<string>(Object.values(METRIC));
+    const contract = new Set<string>([
+      ...Object.values(METRIC),
+      WORK_METRIC,
+      ...Object.values(WORK_EXPORTER_METRICS),
+    ]);
     expect(served.filter((name) => !contract.has(name ?? ""))).toEqual([]);
     // and every name the contract gives the exporter is served by a host that has the reading
-    const own = Object.values(METRIC).filter((n) => n !== METRIC.up);
+    const own = [
+      ...Object.values(METRIC).filter((n) => n !== METRIC.up),
+      WORK_METRIC,
+      ...Object.values(WORK_EXPORTER_METRICS),
+    ];
     expect(own.filter((n) => !served.includes(n))).toEqual([]);
   });
 });

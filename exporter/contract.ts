@@ -118,6 +118,9 @@ export type WorkSource = (typeof WORK_SOURCES)[number];
  * them: the series name, its server, the unit it counts and the label naming the model (null: the
  * server has none). Histogram `_sum` series count the tokens of all requests. Names as each server
  * documents them (vLLM and SGLang "production metrics" pages, TGI's and Triton's metrics docs).
+ * A counter's series that differ only in other labels are summed per model: vLLM splits
+ * request_success_total by `finished_reason` (and V1 adds `engine` to all), Triton splits by
+ * `version`, SGLang may add `tp_rank` (checked on real captures: exporter/test/fixtures/work/).
  */
 export const WORK_COUNTERS: readonly {
   name: string;
@@ -172,3 +175,15 @@ export const WORK_COUNTERS: readonly {
   { name: "nv_inference_count", source: "triton", unit: "inferences", modelLabel: "model" },
   { name: "nv_inference_request_success", source: "triton", unit: "requests", modelLabel: "model" },
 ];
+
+/**
+ * The exporter's own health series for its work collectors (exporter/metrics-work.ts): inputs
+ * skipped by reason (labels collector, reason), each relayed server's answer (label target), and,
+ * with --collector.textfile.directory, node_exporter's pair (scrape error; mtime by label file).
+ */
+export const WORK_EXPORTER_METRICS = {
+  errors: "gpufleet_exporter_work_errors_total",
+  targetUp: "gpufleet_exporter_work_target_up",
+  textfileError: "gpufleet_exporter_textfile_scrape_error",
+  textfileMtime: "gpufleet_exporter_textfile_mtime_seconds",
+} as const;

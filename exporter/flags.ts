@@ -14,6 +14,7 @@ import {
 import { parseDuration } from "./duration.ts";
 import type { DetectConfig, DetectMode } from "./host/options.ts";
 import type { Level } from "./log.ts";
+import type { WorkConfig } from "./work/config.ts";
 
 interface FlagDef {
   name: string;
@@ -22,6 +23,8 @@ interface FlagDef {
   def?: string;
   boolean?: true;
   multiple?: true;
+  /** what --help shows after "=" (default VALUE) */
+  value?: string;
 }
 
 export const FLAGS: FlagDef[] = [
@@ -80,6 +83,7 @@ export const FLAGS: FlagDef[] = [
   {
     name: "host.label",
     multiple: true,
+    value: "KEY=VALUE",
     help: "Extra gpu_host_info label key=value, repeatable (env: comma-separated).",
   },
   {
@@ -138,6 +142,28 @@ export const FLAGS: FlagDef[] = [
     def: "2s",
     help: "Each enrichment request or command (Docker, kubelet, scontrol, getent) gives up after this.",
   },
+  {
+    name: "collector.textfile.directory",
+    def: "",
+    help: "Read work counters from the *.prom files in this directory at each collection (as node_exporter's textfile collector): jobs write gpufleet_work_units_total{unit,job,model_name} atomically (tmp file, then rename). Only that metric is served; off when empty.",
+  },
+  {
+    name: "work.scrape",
+    multiple: true,
+    value: "URL",
+    help: "An inference server's /metrics (vLLM, SGLang, TGI, Triton) to read at each collection and serve as gpufleet_work_units_total, repeatable (env: comma-separated); loopback only unless --work.scrape.allow-host names the host.",
+  },
+  {
+    name: "work.scrape.timeout",
+    def: "2s",
+    help: "Each --work.scrape request gives up after this (at most --collect.interval).",
+  },
+  {
+    name: "work.scrape.allow-host",
+    multiple: true,
+    value: "HOST",
+    help: "A non-loopback host that --work.scrape may read, repeatable (env: comma-separated).",
+  },
   { name: "log.level", def: "info", help: "Log level: debug, info, warn, error." },
 ];
 
@@ -156,9 +182,7 @@ export function helpText(): string {
     "  --version   Show the version and exit.",
   ];
   for (const f of FLAGS) {
-    const shown = f.boolean
-      ? `--${f.name}, --no-${f.name}`
-      : `--${f.name}=${f.multiple ? "KEY=VALUE" : "VALUE"}`;
+    const shown = f.boolean ? `--${f.name}, --no-${f.name}` : `--${f.name}=${f.value ?? "VALUE"}`;
     lines.push(`  ${shown}`);
     const def = f.def === undefined ? "" : ` Default: ${JSON.stringify(f.def)}.`;
     lines.push(`      ${f.help}${def} Env: ${envName(f.name)}.`);
@@ -205,6 +229,35 @@ function detectOptions(str: (name: string) => string | undefined): Partial<Detec
     if (text !== undefined) d[key] = duration(flag, text);
   }
   return d;
+}
+
+/** A repeatable flag's values, or its variable's comma-separated list. */
+function list(
+  values: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): string[] {
+  const flags = values[name];
+  if (Array.isArray(flags)) return flags.filter((v): v is string => typeof v === "string");
+  return (env[envName(name)] ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+}
+
+function workOptions(
+  str: (name: string) => string | undefined,
+  many: (name: string) => string[],
+): Partial<WorkConfig> {
+  const w: Partial<WorkConfig> = {
+    scrape: many("work.scrape"),
+    allowHosts: many("work.scrape.allow-host"),
+  };
+  const dir = str("collector.textfile.directory");
+  if (dir !== undefined && dir !== "") w.textfileDir = dir;
+  const timeout = str("work.scrape.timeout");
+  if (timeout !== undefined) w.scrapeTimeoutMs = duration("work.scrape.timeout", timeout);
+  return w;
 }
 
 function bool(
@@ -317,6 +370,7 @@ export function parseCli(
     if (perHost !== undefined)
       opts.simulateGpusPerHost = integer("simulate.gpus-per-host", perHost);
     opts.holders = holderOptions(str, (name) => bool(values, env, name));
+    opts.work = workOptions(str, (name) => list(values, env, name));
     opts.logLevel = str("log.level") as Level | undefined; // validated in resolveConfig
     return { kind: "run", config: resolveConfig(opts) };
   } catch (err) {

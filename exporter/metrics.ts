@@ -11,6 +11,7 @@ import type { Logger } from "./log.ts";
 import { createEfficiencyMetrics } from "./metrics-efficiency.ts";
 import { HOST_LABELS, HostInfoMetric, createInterruptionMetrics } from "./metrics-host.ts";
 import { createVgpuMetrics } from "./metrics-vgpu.ts";
+import { createWorkMetrics } from "./metrics-work.ts";
 import type { GpuReading } from "./readings.ts";
 import type { StateView } from "./state.ts";
 
@@ -116,6 +117,7 @@ export class HostMetrics {
     this.refreshers.push(createVgpuMetrics(this.registry));
     this.hostInfo = new HostInfoMetric(this.registry, opts.hostInfo);
     this.refreshers.push(createInterruptionMetrics(this.registry));
+    this.refreshers.push(createWorkMetrics(this.registry));
     this.addSelfMetrics();
     if (opts.compatDcgm) {
       this.refreshers.push(createDcgmCompat(this.registry, opts.hostInfo.hostname ?? ""));

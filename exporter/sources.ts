@@ -12,6 +12,7 @@ import { buildFleet } from "./sim/fleet.ts";
 import type { SimHostSpec } from "./sim/types.ts";
 import { HostState } from "./state.ts";
 import { VERSION } from "./version.ts";
+import { withWork } from "./work/source.ts";
 
 function makeHost(
   id: number,
@@ -66,6 +67,10 @@ function simHostInfo(
 }
 
 export function buildSource(cfg: ExporterConfig, log: Logger): Source {
+  return withWork(buildGpuSource(cfg, log), cfg.work, cfg.intervalMs, log);
+}
+
+function buildGpuSource(cfg: ExporterConfig, log: Logger): Source {
   const { tuning } = cfg;
   if (cfg.simulate) {
     const fleet = buildFleet({

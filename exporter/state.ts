@@ -3,6 +3,7 @@
 // makes its series disappear (after --collect.stale-after) instead of freezing old numbers.
 
 import type { GpuDetails, GpuReading, MigReading, ProcessReading } from "./readings.ts";
+import type { WorkPart } from "./work/series.ts";
 
 export interface StateOptions {
   staleAfterMs: number;
@@ -37,6 +38,8 @@ export interface StateView {
   processes?: ProcessReading[];
   mig: MigReading[];
   collectors: Map<string, CollectorStatus>;
+  /** work counters (exporter/work/), one part per collector that read some */
+  work: WorkPart[];
 }
 
 export class HostState {
@@ -47,6 +50,8 @@ export class HostState {
   /** "<gpu uuid>/<pid>" → MIG GPU instance, from the last -q -x snapshot of that GPU */
   private readonly procInstances = new Map<string, number>();
   readonly collectors = new Map<string, CollectorStatus>();
+  /** work counters by collector slot: each tick replaces its collector's part */
+  private readonly work = new Map<string, WorkPart>();
   processesKnown = false;
   interruption?: InterruptionState;
 
@@ -91,6 +96,10 @@ export class HostState {
 
   setGpuDetails(uuid: string, details: GpuDetails, at: number): void {
     this.details.set(uuid, { value: details, at });
+  }
+
+  setWork(slot: string, part: WorkPart): void {
+    this.work.set(slot, part);
   }
 
   setCollector(name: string, success: boolean, durationSeconds?: number): void {
@@ -151,6 +160,7 @@ export class HostState {
       details,
       interruption: this.interruption,
       collectors: this.collectors,
+      work: [...this.work.values()],
     };
   }
 }

@@ -16,6 +16,7 @@ import { compileLayout, parseQueryLine } from "../nvidia/parse-query.ts";
 import { migReadings, parseListGpus, parseQueryXml } from "../nvidia/parse-xml.ts";
 import { renderComputeApps, renderMigXml, renderQueryGpu } from "../sim/render.ts";
 import { sampleGpu } from "../sim/sample.ts";
+import { simWorkPart } from "../sim/work.ts";
 import type { SimFleet, SimHostSpec, SimProfiling } from "../sim/types.ts";
 
 export interface SimulatedOptions {
@@ -139,6 +140,8 @@ export class SimulatedSource implements Source {
           xml.items.flatMap((g) => g.processes),
         );
       }
+      // the host's own work: a vLLM server's counters or a training job's textfile (sim/work.ts)
+      state.setWork("simulated", simWorkPart(this.fleet, spec, now));
       state.prune(now);
     });
   }

@@ -60,7 +60,7 @@ function proc(
 
 export function trainingLoad(k: Keys, gpu: SimGpuSpec): Load {
   // one job per host, restarted every 1-3 days at a whole hour: all GPUs share its pids
-  const jobMin = (24 + (hash(k.host, CH.epoch, 1) % 3) * 24) * HOUR;
+  const jobMin = trainingJobMinutes(k.host);
   const epoch = epochOf(k.host, Math.floor(k.minute / HOUR) * HOUR, jobMin);
   const period = 45 + (hash(k.host, CH.util) % 46);
   const checkpointing = (k.minute + (hash(k.host, CH.util, 1) % period)) % period < 2;
@@ -111,9 +111,30 @@ export function localTime(host: SimHostSpec, minute: number): { hour: number; we
 }
 
 export function demand(host: SimHostSpec, k: Keys): number {
-  const { hour, weekend } = localTime(host, k.minute);
+  return demandAt(host, k.minute);
+}
+
+/** serving demand 0-1 at a UTC minute: the diurnal curve, damped at weekends */
+export function demandAt(host: SimHostSpec, minute: number): number {
+  const { hour, weekend } = localTime(host, minute);
   const d = diurnal(hour);
   return weekend ? 0.1 + (d - 0.1) * 0.45 : d;
+}
+
+/** how hard a host's serving GPUs work at a demand (inferenceLoad's utilization, 0-1) */
+export function servingShare(hostKey: number, busy: number): number {
+  const amp = 0.7 + 0.25 * unit(hostKey, CH.util, 2);
+  return clamp((4 + 100 * amp * busy) / 100, 0, 1);
+}
+
+/** the epoch (restart count) of a job restarting every `lengthMin`, at a whole hour */
+export function jobEpoch(key: number, hourMinute: number, lengthMin: number): number {
+  return epochOf(key, hourMinute, lengthMin);
+}
+
+/** a training host's job length in minutes (trainingLoad restarts it this often) */
+export function trainingJobMinutes(hostKey: number): number {
+  return (24 + (hash(hostKey, CH.epoch, 1) % 3) * 24) * HOUR;
 }
 
 export function inferenceLoad(host: SimHostSpec, k: Keys, gpu: SimGpuSpec): Load {
