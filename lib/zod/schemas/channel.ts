@@ -129,7 +129,9 @@ export const channelUpdateSchema = z.strictObject({
   name: z.string().optional(),
   kind: z.enum(CHANNEL_KINDS).optional().describe(KIND_DESCRIPTION),
   url: z.string().optional().describe("omit to keep the stored URL"),
-  email: z.unknown().optional().describe("email channels: the whole SMTP settings, replacing them"),
+  email: emailChannelConfigSchema
+    .optional()
+    .describe("email channels: the whole SMTP settings, replacing the stored ones"),
   scopeKind: z.enum(RULE_SCOPES).optional(),
   scopeValue: z.string().optional(),
   kinds: z.array(z.string()).optional(),
