@@ -19,6 +19,7 @@ export interface EmailFormValues {
   to: string;
   username: string;
   passwordFile: string;
+  caFile: string;
 }
 
 export function emailFormValues(c: EmailChannelConfig | null | undefined): EmailFormValues {
@@ -30,6 +31,7 @@ export function emailFormValues(c: EmailChannelConfig | null | undefined): Email
     to: c?.to.join(", ") ?? "",
     username: c?.username ?? "",
     passwordFile: c?.passwordFile ?? "",
+    caFile: c?.caFile ?? "",
   };
 }
 
@@ -47,6 +49,7 @@ export function emailInput(v: EmailFormValues): Record<string, unknown> {
       .filter((x) => x !== ""),
     username: v.username.trim() === "" ? null : v.username.trim(),
     passwordFile: v.passwordFile.trim() === "" ? null : v.passwordFile.trim(),
+    caFile: v.caFile.trim() === "" ? null : v.caFile.trim(),
   };
 }
 
@@ -106,6 +109,11 @@ export function EmailFields({
         "Password file",
         "absolute path of a file on the server holding the password; empty: GPUFLEET_SMTP_PASSWORD_FILE. The password itself is never stored.",
         "/run/secrets/smtp-password",
+      )}
+      {text(
+        "caFile",
+        "CA file",
+        "optional: absolute path of a PEM file with the CA of a relay's private certificate; empty: the system's CAs",
       )}
     </>
   );

@@ -1,7 +1,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HAVE_OPENSSL, selfSignedCert } from "../../exporter/test/helpers.ts";
 import type { Db } from "../db.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { startSmtpSink, type SmtpSink } from "../testing/smtp.ts";
@@ -41,6 +43,7 @@ function config(s: { port: number }, extra: Partial<EmailChannelConfig> = {}): E
     to: ["ml-team@example.com"],
     username: null,
     passwordFile: null,
+    caFile: null,
     ...extra,
   };
 }
@@ -159,6 +162,36 @@ describe("email channel", () => {
     expect(after.lastError).toMatch(/STARTTLS/);
     expect(s.mails).toHaveLength(0);
   });
+
+  it.skipIf(!HAVE_OPENSSL)(
+    "implicit TLS and STARTTLS: delivered when the certificate verifies, refused when it does not",
+    async () => {
+      const tls = selfSignedCert();
+      const keys = { key: readFileSync(tls.key), cert: readFileSync(tls.cert) };
+      const smtps = await sink({ server: { secure: true, ...keys } });
+      const starttls = await sink({ server: { disabledCommands: [], ...keys } });
+      const trusted = await emailChannel(config(smtps, { tls: "implicit", caFile: tls.cert }));
+      const upgraded = await emailChannel(config(starttls, { tls: "starttls", caFile: tls.cert }));
+      const untrusted = await emailChannel(config(smtps, { tls: "implicit" }));
+      const [a, b, c] = [
+        await alertOn(trusted.id),
+        await alertOn(upgraded.id),
+        await alertOn(untrusted.id),
+      ];
+      const r = await deliverDue(db, { ...opts, clock: at(0) });
+      expect([r.delivered, r.retrying]).toEqual([2, 1]);
+      expect(smtps.mails).toHaveLength(1);
+      expect(starttls.mails).toHaveLength(1);
+      const status = async (id: string) =>
+        (await db.notification.findUniqueOrThrow({ where: { id } })).status;
+      expect([await status(a.id), await status(b.id)]).toEqual(["delivered", "delivered"]);
+      const refused = await db.notification.findUniqueOrThrow({ where: { id: c.id } });
+      expect(refused.status).toBe("pending");
+      expect(refused.lastError).toMatch(/TLS certificate did not verify/);
+      // the client broke off the handshake: the server saw the connection, never a message
+      expect(smtps.errors.length).toBeGreaterThan(0);
+    },
+  );
 
   it("refuses plain SMTP to anything but loopback, and a password file without a user", async () => {
     const base = {

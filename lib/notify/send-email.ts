@@ -64,6 +64,18 @@ export async function smtpPassword(
   return secret;
 }
 
+/** The CA file's PEM when the channel names one (a relay with a private CA). */
+async function caOf(config: Pick<EmailChannelConfig, "caFile">): Promise<string | undefined> {
+  if (!config.caFile) return undefined;
+  try {
+    return await readFile(config.caFile, "utf8");
+  } catch (e) {
+    throw new SmtpSetupError(
+      `cannot read the SMTP CA file ${config.caFile} (${(e as NodeJS.ErrnoException).code ?? "unreadable"})`,
+    );
+  }
+}
+
 /** The address to connect to: the host's (an IP as given), each answer checked by the policy. */
 async function checkedAddress(host: string, port: number, allowPrivate: boolean): Promise<string> {
   const answers = isIP(host)
@@ -99,6 +111,8 @@ export function describeSmtpError(e: unknown): string {
   const reply = typeof err.responseCode === "number" ? ` (SMTP ${err.responseCode})` : "";
   if (code === "ETLS" && /STARTTLS/i.test(err.message ?? ""))
     return `the SMTP server does not offer STARTTLS, which the channel requires${reply}`;
+  if (/certificate/i.test(err.message ?? ""))
+    return `the SMTP server's TLS certificate did not verify (a private CA: set the channel's CA file)${code ? ` [${code}]` : ""}`;
   const what = WHAT[code] ?? "sending through the SMTP server failed";
   return `${what}${code ? ` [${code}]` : ""}${reply}`;
 }
@@ -115,6 +129,7 @@ export const sendEmail: EmailSender = async (config, message, opts) => {
   let transport: Transporter | null = null;
   try {
     const password = await smtpPassword(config);
+    const ca = await caOf(config);
     const address = await checkedAddress(config.host, config.port, opts.allowPrivate);
     transport = nodemailer.createTransport({
       host: address,
@@ -124,6 +139,7 @@ export const sendEmail: EmailSender = async (config, message, opts) => {
       ignoreTLS: config.tls === "none",
       tls: {
         minVersion: "TLSv1.2",
+        ...(ca ? { ca } : {}),
         ...(isIP(config.host) ? {} : { servername: config.host }),
       },
       auth: config.username && password ? { user: config.username, pass: password } : undefined,

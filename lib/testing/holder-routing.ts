@@ -76,6 +76,7 @@ export async function setUpRouting(db: Db, durationMinutes: number): Promise<Rou
         to: ["ml-team@example.com"],
         username: null,
         passwordFile: null,
+        caFile: null,
       },
     },
     db,

@@ -19,6 +19,8 @@ export interface SmtpSink {
   mails: ReceivedMail[];
   /** AUTH attempts, with whether they were accepted */
   logins: { user: string; ok: boolean }[];
+  /** connection errors the server reported (e.g. a TLS handshake the client broke off) */
+  errors: Error[];
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function startSmtpSink(
 ): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const logins: { user: string; ok: boolean }[] = [];
+  const errors: Error[] = [];
   const server = new SMTPServer({
     secure: false,
     authOptional: !opts.user,
@@ -101,6 +104,8 @@ export async function startSmtpSink(
     },
     ...opts.server,
   });
+  // a client that gives up mid-handshake (an untrusted certificate) is an error event on the server
+  server.on("error", (e: Error) => errors.push(e));
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   const addr = server.server.address();
   if (typeof addr !== "object" || !addr) throw new Error("SMTP sink has no port");
@@ -109,6 +114,7 @@ export async function startSmtpSink(
     port: addr.port,
     mails,
     logins,
+    errors,
     close: () => new Promise((r) => server.close(() => r())),
   };
 }

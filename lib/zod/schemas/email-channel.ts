@@ -63,6 +63,16 @@ export const emailChannelConfigSchema = z
       .nullable()
       .default(null)
       .describe("absolute path of a file on the server holding the SMTP password (one line)"),
+    caFile: z
+      .string()
+      .trim()
+      .max(1000, { error: "at most 1000 characters" })
+      .regex(/^\//, { error: "an absolute path on the server" })
+      .nullable()
+      .default(null)
+      .describe(
+        "absolute path of a PEM file with the CA that signed the SMTP server's certificate (a private CA); unset: the system's CAs",
+      ),
   })
   .superRefine((c, ctx) => {
     if (c.tls === "none" && !(PLAIN_SMTP_HOSTS as readonly string[]).includes(c.host)) {
