@@ -22,7 +22,9 @@ import { isHttpUrl, redactText } from "./url.ts";
 // row at once; the claim expires (nextAttemptAt) if the sender dies, and another takes it over.
 // Failures retry with exponential backoff; every attempt is recorded, its start before the send. A target the webhook target
 // check refuses (lib/net/webhook-target.ts) fails at once: retrying cannot make it allowed, and
-// so does a 4xx from an Alertmanager (it refused the alerts as sent).
+// so does a 4xx from an Alertmanager (it refused the alerts as sent). An email channel sends through
+// its SMTP server (send-email.ts) to the row's recipient (one person, audience.ts) or to the
+// channel's team addresses, through the same claim, retries and attempt log.
 
 export interface DeliveryOptions {
   batch: number;
