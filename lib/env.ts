@@ -51,6 +51,8 @@ const schema = z
     GPUFLEET_AUTH_SECRET: z.string().min(32).optional(),
     /** Signs the idle-release policies' generic webhook calls (HMAC-SHA256); at least 16 characters. */
     GPUFLEET_POLICY_WEBHOOK_SECRET: z.string().min(16).optional(),
+    /** Email channels with a username and no password file of their own read the SMTP password here. */
+    GPUFLEET_SMTP_PASSWORD_FILE: z.string().regex(/^\//, "an absolute path").optional(),
     /** With no user in the store, `npm start` creates this admin. */
     GPUFLEET_ADMIN_EMAIL: z.email().optional(),
     GPUFLEET_ADMIN_PASSWORD: z.string().min(12).optional(),

@@ -14,6 +14,7 @@ import {
 } from "@/lib/zod/schemas/channel.ts";
 import { RULE_KIND_LABELS, RULE_KINDS, RULE_SCOPES } from "@/lib/zod/schemas/rule.ts";
 import { Field, FormError, requestErrors, zodErrors, type Errors } from "./form-bits.tsx";
+import { EmailFields, emailFormValues, emailInput } from "./email-fields.tsx";
 
 // The stored URL never comes back from the API (it may hold a token): when editing, an empty URL
 // field keeps it, and the client-side check uses a stand-in.
@@ -36,8 +37,10 @@ export function ChannelForm({
     kinds: channel?.kinds ?? [],
     enabled: channel?.enabled ?? true,
   });
+  const [email, setEmail] = useState(emailFormValues(channel?.email));
   const [errors, setErrors] = useState<Errors>({});
   const api = v.kind === "alertmanager_api";
+  const mail = v.kind === "email";
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
       channel
@@ -50,7 +53,23 @@ export function ChannelForm({
     onError: (e) => setErrors(requestErrors(e)),
   });
   const submit = () => {
-    const keep = channel !== null && v.url.trim() === "";
+    if (mail) {
+      const { url: _url, ...rest } = v;
+      const raw = {
+        ...rest,
+        scopeValue: v.scopeKind === "fleet" ? "" : v.scopeValue,
+        email: emailInput(email),
+      };
+      const parsed = channelInputSchema.safeParse(raw);
+      if (!parsed.success) {
+        setErrors(zodErrors(parsed.error));
+        return;
+      }
+      setErrors({});
+      save.mutate(parsed.data);
+      return;
+    }
+    const keep = channel !== null && channel.kind !== "email" && v.url.trim() === "";
     const raw = { ...v, scopeValue: v.scopeKind === "fleet" ? "" : v.scopeValue };
     const parsed = channelInputSchema.safeParse(keep ? { ...raw, url: KEEP_URL } : raw);
     if (!parsed.success) {
@@ -94,28 +113,36 @@ export function ChannelForm({
           ))}
         </select>
       </Field>
-      <Field
-        label={api ? "Alertmanager URL" : "Webhook URL"}
-        error={errors.url}
-        hint={
-          channel
-            ? `stored: ${channel.url} (leave empty to keep)`
-            : api
-              ? "its base URL; gpufleet POSTs to <base>/api/v2/alerts"
-              : "http:// or https:// only"
-        }
-      >
-        <input
-          type="url"
-          value={v.url}
-          placeholder={
-            channel ? "unchanged" : api ? "http://alertmanager:9093" : "https://hooks.example.com/…"
+      {mail ? (
+        <EmailFields v={email} set={setEmail} errors={errors} />
+      ) : (
+        <Field
+          label={api ? "Alertmanager URL" : "Webhook URL"}
+          error={errors.url}
+          hint={
+            channel
+              ? `stored: ${channel.url} (leave empty to keep)`
+              : api
+                ? "its base URL; gpufleet POSTs to <base>/api/v2/alerts"
+                : "http:// or https:// only"
           }
-          onChange={(e) => setV({ ...v, url: e.target.value })}
-          aria-invalid={errors.url ? true : undefined}
-          data-testid="channel-url"
-        />
-      </Field>
+        >
+          <input
+            type="url"
+            value={v.url}
+            placeholder={
+              channel
+                ? "unchanged"
+                : api
+                  ? "http://alertmanager:9093"
+                  : "https://hooks.example.com/…"
+            }
+            onChange={(e) => setV({ ...v, url: e.target.value })}
+            aria-invalid={errors.url ? true : undefined}
+            data-testid="channel-url"
+          />
+        </Field>
+      )}
       <Field label="Route alerts of" error={errors.scopeKind}>
         <select
           value={v.scopeKind}

@@ -1,6 +1,7 @@
 import { parseRuleParams, RULE_KINDS, type RuleKind, type RuleScope } from "../zod/schemas/rule.ts";
 import { parseLabels } from "../core/labels.ts";
 import type { Severity } from "../zod/schemas/alert.ts";
+import type { Audience } from "../notify/audience.ts";
 
 // Plain shapes the evaluators read, so they stay pure and testable on hand-made data.
 
@@ -61,6 +62,8 @@ export interface Condition {
   details: Record<string, unknown>;
   /** escalating conditions (budget thresholds): a higher level notifies again */
   level?: number;
+  /** who the alert is for instead of the team (an idle GPU's holders, then its owner); not stored */
+  audience?: Audience;
 }
 
 export function ruleFacts(row: {

@@ -114,6 +114,11 @@ describe("idle alerts name the holder", () => {
       alerts: { labels: Record<string, string> }[];
     };
     expect(am.alerts[0]?.labels.holder).toBe("alice · container alice-notebook");
+    // and the push to Alertmanager's API
+    const pushed = buildPayload("alertmanager_api", message, new Date()) as {
+      labels: Record<string, string>;
+    }[];
+    expect(pushed[0]?.labels.holder).toBe("alice · container alice-notebook");
   });
 
   it("keeps the owner-only alert when the source cannot say who holds the GPU", async () => {

@@ -200,6 +200,8 @@ async function refresh(
       routable(a, c, hostname),
       firingTransition(c),
       now,
+      undefined,
+      c.audience,
     );
 }
 
@@ -268,5 +270,7 @@ async function fire(
       routable(created, c, hostname),
       firingTransition(c),
       now,
+      undefined,
+      c.audience,
     );
 }

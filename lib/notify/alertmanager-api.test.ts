@@ -184,7 +184,7 @@ describe("the channel schema", () => {
     expect(ok.success).toBe(true);
     const bad = channelInputSchema.safeParse({ name: "AM", kind: "pagerduty", url: "http://x" });
     expect(bad.error?.issues[0]?.message).toBe(
-      "pick one of webhook, slack, alertmanager, alertmanager_api",
+      "pick one of webhook, slack, alertmanager, alertmanager_api, email",
     );
   });
 });

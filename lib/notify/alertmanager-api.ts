@@ -59,6 +59,9 @@ export function alertLabels(m: NotificationMessage): Record<string, string> {
   if (typeof gpu === "number") labels.gpu = String(gpu);
   if (m.alert.team) labels.team = m.alert.team;
   if (m.alert.project) labels.project = m.alert.project;
+  // who holds an idle GPU (issue 24), for Alertmanager routes that page that person: fixed while
+  // the alert is open in practice (another holder means the GPU changed hands, i.e. worked)
+  if (typeof m.alert.details.holder === "string") labels.holder = m.alert.details.holder;
   if (m.test) labels.test = "true";
   return labels;
 }

@@ -5,7 +5,9 @@ import { isPermanentRefusal } from "./alertmanager-api.ts";
 import { buildMessage, type MessageHost } from "./message.ts";
 import { buildPayload, endpointFor, errorBodyBytes } from "./payload.ts";
 import { appPublicUrl } from "./public-url.ts";
-import { postJson, type Sender } from "./send.ts";
+import { postJson, type Sender, type SendResult } from "./send.ts";
+import { sendEmail, type EmailSender } from "./send-email.ts";
+import { planEmail, recipientSlack, sendPlanned, smtpCheckUrl } from "./deliver-email.ts";
 import {
   adminAllowsPrivate,
   once,
@@ -20,7 +22,9 @@ import { isHttpUrl, redactText } from "./url.ts";
 // row at once; the claim expires (nextAttemptAt) if the sender dies, and another takes it over.
 // Failures retry with exponential backoff; every attempt is recorded, its start before the send. A target the webhook target
 // check refuses (lib/net/webhook-target.ts) fails at once: retrying cannot make it allowed, and
-// so does a 4xx from an Alertmanager (it refused the alerts as sent).
+// so does a 4xx from an Alertmanager (it refused the alerts as sent). An email channel sends through
+// its SMTP server (send-email.ts) to the row's recipient (one person, audience.ts) or to the
+// channel's team addresses, through the same claim, retries and attempt log.
 
 export interface DeliveryOptions {
   batch: number;
@@ -32,6 +36,8 @@ export interface DeliveryOptions {
   /** how long a claim holds before another sender may take the row over */
   claimTtlMs: number;
   send: Sender;
+  /** email channels' sender (SMTP through nodemailer) */
+  sendEmail: EmailSender;
   clock: () => Date;
   /** the admin's "allow private webhook targets"; read once per run, only if a target is refused */
   allowPrivate: AllowPrivate;
@@ -48,6 +54,7 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
   maxDelayMs: 3_600_000,
   claimTtlMs: 60_000,
   send: postJson,
+  sendEmail,
   clock: () => new Date(),
   allowPrivate: adminAllowsPrivate,
   publicUrl: appPublicUrl(),
@@ -105,7 +112,17 @@ async function deliverOne(
     });
     return;
   }
-  if (!isHttpUrl(n.channel.url)) {
+  const kind = channelKind(n.channel.kind);
+  const email = kind === "email" ? planEmail(n.channel.config, n.recipient) : null;
+  if (email && !email.ok) {
+    await db.notification.updateMany({
+      where: mine,
+      data: { status: email.status, lastError: email.error },
+    });
+    if (email.status === "failed") report.failed++;
+    return;
+  }
+  if (!email && !isHttpUrl(n.channel.url)) {
     // Stored before validation existed, or edited in the database: never fetch file: and friends.
     await db.notification.updateMany({
       where: mine,
@@ -114,7 +131,10 @@ async function deliverOne(
     report.failed++;
     return;
   }
-  const target = await vetTarget(n.channel.url, o.allowPrivate);
+  const target = await vetTarget(
+    email ? smtpCheckUrl(email.config) : n.channel.url,
+    o.allowPrivate,
+  );
   if (!target.ok) {
     // Recorded like any attempt (the channel shows as failing, with the reason), never sent.
     const error = redactText(refusedMessage(target.reason), n.channel.url);
@@ -130,28 +150,38 @@ async function deliverOne(
     return;
   }
   const host = n.alert.hostId ? (hosts.get(n.alert.hostId) ?? null) : null;
-  const message = buildMessage(
+  const built = buildMessage(
     n.id,
     n.transition,
     { ...n.alert, ruleName: n.alert.rule.name },
     host,
+    false,
+    claimedAt,
   );
-  const kind = channelKind(n.channel.kind);
+  // a message routed to one person on Slack mentions that person
+  const slackId = recipientSlack(n.recipient);
+  const message = slackId ? { ...built, mentionSlackId: slackId } : built;
   // Written before the request goes out: a process killed mid-send leaves "started, no outcome".
   const attempt = await db.notificationAttempt.create({
     data: { notificationId: n.id, at: o.clock(), finishedAt: null, durationMs: 0 },
     select: { id: true },
   });
-  const result = await o.send(
-    endpointFor(kind, n.channel.url),
-    buildPayload(kind, message, claimedAt, { publicUrl: o.publicUrl }),
-    {
-      timeoutMs: o.timeoutMs,
-      idempotencyKey: n.id,
-      allowPrivate: target.allowPrivate,
-      keepErrorBody: errorBodyBytes(kind),
-    },
-  );
+  const result: SendResult = email
+    ? await sendPlanned(email, message, o.sendEmail, {
+        timeoutMs: o.timeoutMs,
+        allowPrivate: target.allowPrivate,
+        publicUrl: o.publicUrl,
+      })
+    : await o.send(
+        endpointFor(kind, n.channel.url),
+        buildPayload(kind, message, claimedAt, { publicUrl: o.publicUrl }),
+        {
+          timeoutMs: o.timeoutMs,
+          idempotencyKey: n.id,
+          allowPrivate: target.allowPrivate,
+          keepErrorBody: errorBodyBytes(kind),
+        },
+      );
   const error = result.error === null ? null : redactText(result.error, n.channel.url);
   const at = o.clock();
   await db.notificationAttempt.update({

@@ -3,6 +3,7 @@ import { db as defaultDb, type Db } from "../db.ts";
 import { NotFoundError } from "../core/errors.ts";
 import type { ChannelDto, ChannelKind, ChannelList } from "../zod/schemas/channel.ts";
 import type { RuleKind, RuleScope } from "../zod/schemas/rule.ts";
+import { parseEmailConfig } from "../zod/schemas/email-channel.ts";
 import { channelHealth } from "./channel-health.ts";
 import { parseKinds } from "./route.ts";
 import { redactUrl } from "./url.ts";
@@ -31,6 +32,7 @@ async function toDto(client: Db, c: ChannelRow): Promise<ChannelDto> {
     name: c.name,
     kind: c.kind as ChannelKind,
     url: redactUrl(c.url),
+    email: c.kind === "email" ? parseEmailConfig(c.config) : null,
     scopeKind: c.scopeKind as RuleScope,
     scopeValue: c.scopeValue,
     kinds: parseKinds(c.kinds) as RuleKind[],

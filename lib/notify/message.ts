@@ -1,4 +1,5 @@
 import { ALERT_KIND_LABELS, type AlertKind } from "../zod/schemas/rule.ts";
+import { idleNote } from "./idle-note.ts";
 
 // What a notification says, independent of the channel's wire format: built from the alert row,
 // its host and the transition being announced.
@@ -57,6 +58,10 @@ export interface NotificationMessage {
   /** app-relative link to the alert */
   path: string;
   test: boolean;
+  /** what an idle alert adds: how long, what it cost, who holds it, what to do (idle-note.ts) */
+  notes: string[];
+  /** the Slack member a Slack message mentions: the person it was routed to, else the holder's */
+  mentionSlackId: string | null;
 }
 
 function parseDetails(json: string): Record<string, unknown> {
@@ -80,6 +85,8 @@ export function buildMessage(
   alert: MessageAlert,
   host: MessageHost | null,
   test = false,
+  /** when it is sent: an idle alert says how long the GPU has been idle by then */
+  now: Date = new Date(),
 ): NotificationMessage {
   const details = parseDetails(alert.details);
   const status = transition === "resolved" ? "resolved" : "firing";
@@ -90,9 +97,12 @@ export function buildMessage(
   const level = transition.startsWith("firing:") ? ` (${transition.slice(7)} %)` : "";
   const head = status === "resolved" ? "RESOLVED" : alert.severity.toUpperCase();
   const title = `[${head}] ${kindLabel(alert.kind)}${level}${host ? ` · ${host.hostname}` : ""}`;
+  const idle =
+    status === "firing" && alert.kind === "idle" ? idleNote(details, alert.startsAt, now) : null;
   const lines = [
     `${test ? "[TEST] " : ""}${title}`,
     alert.summary,
+    ...(idle?.lines ?? []),
     [
       owner ? `owner: ${owner}` : null,
       (alert.team ?? host?.team) ? `team: ${alert.team ?? host?.team}` : null,
@@ -128,5 +138,7 @@ export function buildMessage(
     },
     path: `/alerts?alert=${encodeURIComponent(alert.id)}`,
     test,
+    notes: idle?.lines ?? [],
+    mentionSlackId: typeof details.holderSlackId === "string" ? details.holderSlackId : null,
   };
 }

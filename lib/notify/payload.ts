@@ -30,8 +30,13 @@ export function webhookBody(m: NotificationMessage, sentAt: Date) {
 
 /** `<@U…> ` for an idle alert whose holder the people directory maps to a Slack member. */
 function mention(m: NotificationMessage): string {
-  const id = m.alert.details.holderSlackId;
+  const id = m.mentionSlackId;
   return typeof id === "string" && /^[UW][A-Z0-9]{2,20}$/.test(id) ? `<@${id}> ` : "";
+}
+
+/** Slack mrkdwn treats &, < and > as markup: text from alerts is escaped (Slack's own rule). */
+function slackEscape(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
 export function slackBody(m: NotificationMessage) {
@@ -48,7 +53,7 @@ export function slackBody(m: NotificationMessage) {
         type: "section",
         text: {
           type: "mrkdwn",
-          text: `${icon} ${mention(m)}*${m.test ? "[TEST] " : ""}${m.title}*\n${m.alert.summary}`,
+          text: `${icon} ${mention(m)}*${m.test ? "[TEST] " : ""}${m.title}*\n${m.alert.summary}${m.notes.length > 0 ? `\n${slackEscape(m.notes.join("\n"))}` : ""}`,
         },
       },
       {

@@ -7,6 +7,7 @@ import {
   type ChannelInput,
   type ChannelUpdate,
 } from "../zod/schemas/channel.ts";
+import { parseEmailConfig, smtpUrl } from "../zod/schemas/email-channel.ts";
 import { getChannel } from "./list-channels.ts";
 import { parseKinds } from "./route.ts";
 import {
@@ -29,11 +30,22 @@ async function assertTargetAllowed(url: string, allowPrivate: AllowPrivate): Pro
   throw new InvalidInputError(`invalid channel: url: ${message}`, [{ path: "url", message }]);
 }
 
+/** The URL an input is sent to (vetted here and at every send): the webhook's, or the SMTP server's. */
+function targetOf(c: ChannelInput): string {
+  return c.email ? smtpUrl(c.email) : (c.url ?? "");
+}
+
+/** The target check runs on http(s) URLs: an SMTP server is checked as the same host and port. */
+function vettable(target: string): string {
+  return target.replace(/^smtps?:/, "http:");
+}
+
 function toRow(c: ChannelInput) {
   return {
     name: c.name,
     kind: c.kind,
-    url: c.url,
+    url: targetOf(c),
+    config: JSON.stringify(c.email ?? {}),
     scopeKind: c.scopeKind,
     scopeValue: c.scopeKind === "fleet" ? "" : c.scopeValue,
     kinds: JSON.stringify(c.kinds),
@@ -46,7 +58,7 @@ export async function createChannel(
   client: Db = defaultDb,
   { allowPrivate = adminAllowsPrivate }: SaveChannelOptions = {},
 ): Promise<ChannelDto> {
-  await assertTargetAllowed(input.url, allowPrivate);
+  await assertTargetAllowed(vettable(targetOf(input)), allowPrivate);
   const row = await client.channel.create({ data: toRow(input) });
   return getChannel(row.id, client);
 }
@@ -63,19 +75,29 @@ export async function updateChannel(
 ): Promise<ChannelDto> {
   const row = await client.channel.findUnique({ where: { id } });
   if (!row) throw new NotFoundError(`channel ${id}`);
+  const email = row.kind === "email" ? parseEmailConfig(row.config) : null;
   const current = {
     name: row.name,
     kind: row.kind,
-    url: row.url,
+    ...(row.kind === "email" ? (email ? { email } : {}) : { url: row.url }),
     scopeKind: row.scopeKind,
     scopeValue: row.scopeValue,
     kinds: parseKinds(row.kinds),
     enabled: row.enabled,
   };
-  const { url, ...rest } = patch;
-  const merged = { ...current, ...rest, ...(url !== undefined && url !== "" ? { url } : {}) };
+  const { url, email: newEmail, ...rest } = patch;
+  const merged: Record<string, unknown> = {
+    ...current,
+    ...rest,
+    ...(url !== undefined && url !== "" ? { url } : {}),
+    ...(newEmail !== undefined ? { email: newEmail } : {}),
+  };
+  // a channel turned into (or out of) email drops the settings of its old kind
+  if (merged.kind === "email") delete merged.url;
+  else delete merged.email;
   const next = parseOrThrow(channelInputSchema, merged, "channel");
-  if (next.url !== row.url) await assertTargetAllowed(next.url, allowPrivate);
+  const target = targetOf(next);
+  if (target !== row.url) await assertTargetAllowed(vettable(target), allowPrivate);
   await client.channel.update({ where: { id }, data: toRow(next) });
   return getChannel(id, client);
 }

@@ -13,6 +13,9 @@ import {
   type AllowPrivate,
 } from "./target-policy.ts";
 import { isHttpUrl, redactText } from "./url.ts";
+import { sendEmail as smtpSend, type EmailSender } from "./send-email.ts";
+import { parseEmailConfig } from "../zod/schemas/email-channel.ts";
+import { sendPlanned, smtpCheckUrl } from "./deliver-email.ts";
 
 // The settings page's test button: one real POST of a clearly marked test message, synchronous,
 // with the same timeout as deliveries, to a target the webhook target check allows. Nothing is
@@ -30,6 +33,9 @@ export const FAILURE_ANSWER_MS = DEFAULT_DELIVERY.timeoutMs + 1_000;
 export const TEST_FAILED =
   "the target did not accept the test message (no answer, not HTTP, or an HTTP error: the test does not say which)";
 
+export const TEST_FAILED_EMAIL =
+  "the SMTP server did not accept the test message (no answer, TLS, authentication or a refusal: the test does not say which; deliveries record the reason)";
+
 /** Waits until `totalMs` after `startedMs` (Date.now() time). */
 export type HoldFailure = (startedMs: number, totalMs: number) => Promise<void>;
 
@@ -41,12 +47,14 @@ export async function testChannel(
   {
     client = defaultDb,
     send = postJson,
+    sendEmail = smtpSend,
     now = new Date(),
     allowPrivate = adminAllowsPrivate,
     holdFailure = untilDeadline,
   }: {
     client?: Db;
     send?: Sender;
+    sendEmail?: EmailSender;
     now?: Date;
     allowPrivate?: AllowPrivate;
     holdFailure?: HoldFailure;
@@ -82,6 +90,21 @@ export async function testChannel(
     null,
     true,
   );
+  if (kind === "email") {
+    // to the team's addresses, or to the From address of a channel that only reaches mapped people
+    const config = parseEmailConfig(c.config);
+    if (!config) return failed("the channel's SMTP settings are missing or invalid");
+    const target = await vetTarget(smtpCheckUrl(config), allowPrivate);
+    if (!target.ok) return failed(redactText(refusedMessage(target.reason), c.url));
+    const to = config.to.length > 0 ? config.to : [config.from];
+    const r = await sendPlanned({ config, to }, message, sendEmail, {
+      timeoutMs: DEFAULT_DELIVERY.timeoutMs,
+      allowPrivate: target.allowPrivate,
+      publicUrl: DEFAULT_DELIVERY.publicUrl,
+    });
+    if (!r.ok) return failed(TEST_FAILED_EMAIL);
+    return { ok: true, httpStatus: null, error: null, durationMs: r.durationMs };
+  }
   if (!isHttpUrl(c.url)) return failed("the channel URL is not http(s)");
   const target = await vetTarget(c.url, allowPrivate);
   if (!target.ok) return failed(redactText(refusedMessage(target.reason), c.url));

@@ -1,12 +1,20 @@
 import { z } from "zod";
 import { isoTimeSchema } from "./common.ts";
 import { RULE_KINDS, RULE_SCOPES } from "./rule.ts";
+import { emailChannelConfigSchema } from "./email-channel.ts";
 
 // Notification channels: where alert transitions are POSTed. The URL is a secret (Slack puts its
 // token in the path), so it goes in but never comes back out unredacted. "alertmanager" is the
 // Alertmanager-shaped *webhook* payload; "alertmanager_api" pushes to an Alertmanager's v2 API.
+// "email" sends through an SMTP server (its settings in `email`, lib/zod/schemas/email-channel.ts).
 
-export const CHANNEL_KINDS = ["webhook", "slack", "alertmanager", "alertmanager_api"] as const;
+export const CHANNEL_KINDS = [
+  "webhook",
+  "slack",
+  "alertmanager",
+  "alertmanager_api",
+  "email",
+] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 /** How often open alerts are re-sent to an Alertmanager (its resolve_timeout defaults to 5 min). */
@@ -17,6 +25,7 @@ export const CHANNEL_KIND_LABELS: Record<ChannelKind, string> = {
   slack: "Slack-compatible incoming webhook",
   alertmanager: "Alertmanager-style webhook",
   alertmanager_api: "Alertmanager (API v2)",
+  email: "Email (SMTP)",
 };
 
 /** One line per kind for the channel form: what the URL is and what is sent there. */
@@ -28,12 +37,16 @@ export const CHANNEL_KIND_HELP: Record<ChannelKind, string> = {
   alertmanager_api:
     "Pushes alerts to an Alertmanager's API (its base URL): routing, silences and inhibition " +
     `stay in Alertmanager; open alerts are re-sent every ${ALERTMANAGER_RESEND_INTERVAL_S} s.`,
+  email:
+    "Sends email through your SMTP server to the team's addresses; an idle alert whose holder the " +
+    "people directory maps goes to that person's address instead.",
 };
 
 const KIND_DESCRIPTION =
   "webhook: gpufleet JSON; slack: Slack incoming webhook; alertmanager: Alertmanager-style webhook " +
   "payload (version 4); alertmanager_api: POST {url}/api/v2/alerts of an Alertmanager, url being " +
-  `its base URL, open alerts re-sent every ${ALERTMANAGER_RESEND_INTERVAL_S} s`;
+  `its base URL, open alerts re-sent every ${ALERTMANAGER_RESEND_INTERVAL_S} s; ` +
+  "email: SMTP, settings in `email` (no url)";
 
 /** http(s) only; anything else (file:, javascript:, ftp:) is refused before it is stored. */
 export const webhookUrlSchema = z
@@ -66,9 +79,12 @@ export const channelInputSchema = z
     kind: z
       .enum(CHANNEL_KINDS, { error: `pick one of ${CHANNEL_KINDS.join(", ")}` })
       .describe(KIND_DESCRIPTION),
-    url: webhookUrlSchema.describe(
-      "where to POST; for alertmanager_api the Alertmanager's base URL (with its route prefix, if any)",
-    ),
+    url: webhookUrlSchema
+      .optional()
+      .describe(
+        "where to POST; for alertmanager_api the Alertmanager's base URL (with its route prefix, if any); not for email",
+      ),
+    email: emailChannelConfigSchema.optional().describe("the SMTP settings; email channels only"),
     scopeKind: z.enum(RULE_SCOPES).default("fleet"),
     scopeValue: z.string().trim().max(200).default(""),
     kinds: z
@@ -79,6 +95,26 @@ export const channelInputSchema = z
     enabled: z.boolean().default(true),
   })
   .superRefine((c, ctx) => {
+    if (c.kind === "email" && c.email === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["email"],
+        message: "an email channel needs its SMTP settings",
+      });
+    if (c.kind !== "email" && c.url === undefined)
+      ctx.addIssue({ code: "custom", path: ["url"], message: "URL is required" });
+    if (c.kind !== "email" && c.email !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["email"],
+        message: "only email channels take SMTP settings",
+      });
+    if (c.kind === "email" && c.url !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["url"],
+        message: "an email channel has no URL: give `email`",
+      });
     if (c.scopeKind !== "fleet" && c.scopeValue === "") {
       ctx.addIssue({
         code: "custom",
@@ -93,6 +129,9 @@ export const channelUpdateSchema = z.strictObject({
   name: z.string().optional(),
   kind: z.enum(CHANNEL_KINDS).optional().describe(KIND_DESCRIPTION),
   url: z.string().optional().describe("omit to keep the stored URL"),
+  email: emailChannelConfigSchema
+    .optional()
+    .describe("email channels: the whole SMTP settings, replacing the stored ones"),
   scopeKind: z.enum(RULE_SCOPES).optional(),
   scopeValue: z.string().optional(),
   kinds: z.array(z.string()).optional(),
@@ -117,7 +156,14 @@ export const channelSchema = z.object({
   id: z.string(),
   name: z.string(),
   kind: z.enum(CHANNEL_KINDS).describe(KIND_DESCRIPTION),
-  url: z.string().describe("redacted: userinfo, query values and path tokens masked"),
+  url: z
+    .string()
+    .describe(
+      "redacted: userinfo, query values and path tokens masked; email: smtp(s)://host:port",
+    ),
+  email: emailChannelConfigSchema
+    .nullable()
+    .describe("email channels: the SMTP settings (the password file's path, never a password)"),
   scopeKind: z.enum(RULE_SCOPES),
   scopeValue: z.string(),
   kinds: z.array(z.enum(RULE_KINDS)),
