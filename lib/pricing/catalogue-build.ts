@@ -6,6 +6,13 @@ const GIB = 1024n ** 3n;
 /** Rows apply from this date unless they say otherwise (a price change is a later row). */
 export const BASELINE = new Date("2024-01-01T00:00:00Z");
 
+/**
+ * AWS cut P4d, P5 and P5en On-Demand prices from 2025-06-01 ("Announcing up to 45% price reduction
+ * for Amazon EC2 NVIDIA GPU-accelerated instances", AWS What's New, 2025-06-05); Savings Plans
+ * followed. The old figure stays in force before this instant, so past hours keep it.
+ */
+export const AWS_P_CUT = new Date("2025-06-01T00:00:00Z");
+
 export interface Spec {
   provider: string;
   instanceType: string;
@@ -23,6 +30,22 @@ export function spec(
   gib: bigint,
 ): Spec {
   return { provider, instanceType, gpuModel, gpuCount, gpuMemoryBytes: gib * GIB };
+}
+
+/**
+ * The note of a row whose figure was worked out rather than read from its source (a commitment
+ * discount applied to a list price): every page that shows the note shows the word.
+ */
+export const DERIVED = "derived, not read from the page: ";
+
+/**
+ * Every spot row is one reading of a moving market price: its note says so and when it was read,
+ * whatever else it says, so a page showing the note never presents it as the market price of an
+ * hour (the spot price history import prices those).
+ */
+export function spotNote(sourceDate: string, note: string | null): string {
+  const head = `indicative: one reading of the spot price, as of ${sourceDate}, not the market price of any hour`;
+  return note ? `${head}; ${note}` : head;
 }
 
 export interface RowOpts {
@@ -52,6 +75,6 @@ export function price(
     effectiveFrom: o.from ?? BASELINE,
     source,
     sourceDate,
-    note: o.note ?? null,
+    note: pricingModel === "spot" ? spotNote(sourceDate, o.note ?? null) : (o.note ?? null),
   };
 }

@@ -22,6 +22,18 @@ function fallback(provider: string, type: string, model = "on_demand", when = "2
   return r.priced ? r.usdPerHourMicros : null;
 }
 
+/** the on-demand price a host in `region` gets at `when` (its own row, else the fallback) */
+function priceIn(type: string, region: string, when: string) {
+  const r = lookupPrice(rows, {
+    provider: "aws",
+    instanceType: type,
+    region,
+    pricingModel: "on_demand",
+    at: at(`${when}T00:00:00Z`),
+  });
+  return r.priced ? r.usdPerHourMicros : null;
+}
+
 describe("seed catalogue", () => {
   it("converts every price exactly and keeps keys unique", () => {
     expect(rows).toHaveLength(CATALOGUE.length);
@@ -145,15 +157,65 @@ describe("seed catalogue", () => {
     }
   });
 
-  it("prices spot and reserved below on-demand at the same time, and marks them approximate", () => {
+  it("prices spot and reserved below on-demand at the same time, spot indicative, commitments derived", () => {
     for (const r of rows.filter((x) => x.pricingModel !== "on_demand")) {
       const when = r.effectiveFrom.toISOString().slice(0, 10);
-      const od = fallback(r.provider, r.instanceType, "on_demand", when);
+      // p5en had no on-demand fallback before the cut: it was sold in us-west-2 (and us-east-2)
+      const od =
+        fallback(r.provider, r.instanceType, "on_demand", when) ??
+        priceIn(r.instanceType, "us-west-2", when);
       expect(od, r.instanceType).not.toBeNull();
       const own = fallback(r.provider, r.instanceType, r.pricingModel, when);
       expect(own ?? 0n, `${r.instanceType} ${r.pricingModel} ${when}`).toBeLessThan(od ?? 0n);
-      if (r.pricingModel === "reserved") expect(r.note).toMatch(/approximate.*1-year/);
+      if (r.pricingModel === "reserved") expect(r.note).toMatch(/^derived, not read.*1-year/);
+      if (r.pricingModel === "spot") {
+        expect(r.note).toContain(
+          `indicative: one reading of the spot price, as of ${r.sourceDate}`,
+        );
+      }
     }
+    const p4dReserved = rows.find(
+      (r) =>
+        r.instanceType === "p4d.24xlarge" &&
+        r.pricingModel === "reserved" &&
+        r.effectiveFrom >= AWS_P_CUT,
+    );
+    expect(p4dReserved?.note).toContain("read $13.921094");
+  });
+
+  it("starts the regional AWS rows where the rows they refine start, not on the offer file's date", () => {
+    // March 2026, before the offer file's 2026-09-01 terms date: eu-west-1 has its own prices
+    expect(priceIn("g4dn.xlarge", "eu-west-1", "2026-03-15")).toBe(587_000n);
+    expect(priceIn("p4d.24xlarge", "eu-west-1", "2026-03-15")).toBe(23_715_690n);
+    // before the June 2025 cut, eu-west-1 p4d falls back to the pre-cut "*" row
+    expect(priceIn("p4d.24xlarge", "eu-west-1", "2025-05-15")).toBe(32_772_600n);
+    for (const r of rows.filter((x) => x.provider === "aws" && x.region !== "*")) {
+      const refined = rows
+        .filter(
+          (f) =>
+            f.region === "*" &&
+            f.instanceType === r.instanceType &&
+            f.pricingModel === r.pricingModel &&
+            f.effectiveFrom <= r.effectiveFrom,
+        )
+        .map((f) => f.effectiveFrom.getTime());
+      const start = refined.length > 0 ? Math.max(...refined) : r.effectiveFrom.getTime();
+      expect(r.effectiveFrom.getTime(), `${r.instanceType} ${r.region}`).toBe(start);
+      expect(r.effectiveFrom.toISOString()).not.toBe("2026-09-01T00:00:00.000Z");
+    }
+  });
+
+  it("prices p5en before the cut in us-east-2 and us-west-2, where it was sold, not us-east-1", () => {
+    for (const region of ["us-east-2", "us-west-2"]) {
+      expect(priceIn("p5en.48xlarge", region, "2025-03-15")).toBe(84_800_000n);
+      expect(priceIn("p5en.48xlarge", region, "2025-07-15")).toBe(63_296_000n);
+    }
+    expect(priceIn("p5en.48xlarge", "us-east-1", "2025-03-15")).toBeNull();
+    expect(priceIn("p5en.48xlarge", "us-east-1", "2025-07-15")).toBe(63_296_000n);
+    const preCut = CATALOGUE.filter(
+      (r) => r.instanceType === "p5en.48xlarge" && r.effectiveFrom < AWS_P_CUT,
+    );
+    for (const r of preCut) expect(r.source, r.pricingModel).not.toMatch(/\(us-east-1\)/);
   });
 
   it("leaves dgx-a100 out so an on-prem host shows as unpriced", () => {

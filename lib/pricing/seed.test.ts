@@ -154,4 +154,55 @@ describe("installShippedCatalogue", () => {
     const hz = lookupPrice(rows, { ...q, region: "cn-hangzhou", at: new Date("2026-11-15Z") });
     expect(hz).toMatchObject({ priced: true, usdPerHourMicros: 1_152_000n, region: "*" });
   });
+
+  it("retires the rows a release withdrew, while still as shipped, and keeps a person's", async () => {
+    const old = (instanceType: string, region: string) => ({
+      provider: "aws",
+      instanceType,
+      region,
+      pricingModel: "on_demand",
+      gpuModel: "T4",
+      gpuCount: 1,
+      gpuMemoryBytes: 16n * 1024n ** 3n,
+      usdPerHourMicros: 587_000n,
+      effectiveFrom: new Date("2026-09-01T00:00:00Z"),
+      source: "AWS Price List offer file",
+      sourceDate: "2026-09-10",
+    });
+    // an earlier release shipped these on the offer file's date; a person since changed one
+    await client.priceEntry.create({
+      data: { ...old("g4dn.xlarge", "eu-west-1"), origin: "shipped" },
+    });
+    await client.priceEntry.create({
+      data: { ...old("g4dn.xlarge", "us-west-2"), origin: "user", updatedBy: "f@example.com" },
+    });
+    const result = await installShippedCatalogue(client);
+    // (updated: the g4dn rows an earlier test corrected go back to this release's figures)
+    expect(result).toMatchObject({ inserted: 0, withdrawn: 1 });
+    const rows = await loadPriceRows(client, { providers: ["aws"] });
+    const g4dn = rows.filter((r) => r.instanceType === "g4dn.xlarge" && r.region !== "*");
+    expect(
+      g4dn.map((r) => `${r.region} ${r.effectiveFrom.toISOString().slice(0, 10)}`).sort(),
+    ).toEqual([
+      "eu-west-1 2024-01-01",
+      "us-east-1 2024-01-01",
+      "us-west-2 2024-01-01",
+      "us-west-2 2026-09-01",
+    ]);
+    const gone = await client.priceEntry.findFirst({
+      where: { region: "eu-west-1", effectiveFrom: new Date("2026-09-01T00:00:00Z") },
+    });
+    expect(gone?.retiredBy).toMatch(/^release: re-dated/);
+    // an eu-west-1 hour in March 2026 prices from the regional row
+    const march = lookupPrice(rows, {
+      provider: "aws",
+      instanceType: "g4dn.xlarge",
+      region: "eu-west-1",
+      pricingModel: "on_demand",
+      at: new Date("2026-03-15T00:00:00Z"),
+    });
+    expect(march).toMatchObject({ priced: true, usdPerHourMicros: 587_000n, region: "eu-west-1" });
+    // the next start retires nothing more
+    expect((await installShippedCatalogue(client)).withdrawn).toBeUndefined();
+  });
 });

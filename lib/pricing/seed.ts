@@ -1,6 +1,7 @@
 import "server-only";
 import { db, type Db } from "../db.ts";
 import { CATALOGUE, catalogueRows } from "./catalogue.ts";
+import { WITHDRAWN, type WithdrawnRow } from "./catalogue-withdrawn.ts";
 import { installShippedRates } from "./rates.ts";
 import type { CatalogueRow, InstallResult, PriceRow } from "./types.ts";
 
@@ -46,7 +47,8 @@ function sameContent(a: PriceRow, b: PriceRow): boolean {
 export async function installShippedCatalogue(
   client: Db = db,
   catalogue: readonly CatalogueRow[] = CATALOGUE,
-): Promise<InstallResult> {
+  withdrawn: readonly WithdrawnRow[] = WITHDRAWN,
+): Promise<InstallResult & { withdrawn?: number }> {
   await installShippedRates(client);
   const rows = catalogueRows(catalogue).map(({ rates: _rates, ...r }) => ({
     ...r,
@@ -86,5 +88,33 @@ export async function installShippedCatalogue(
       result.kept++;
     }
   }
-  return result;
+  const gone = await retireWithdrawn(client, withdrawn, new Set(rows.map(key)));
+  return gone > 0 ? { ...result, withdrawn: gone } : result;
+}
+
+/** Retires the rows a release withdrew (catalogue-withdrawn.ts) while they are still as shipped;
+ * a key the catalogue ships again is never retired. Returns how many it retired. */
+async function retireWithdrawn(
+  client: Db,
+  withdrawn: readonly WithdrawnRow[],
+  shipped: ReadonlySet<string>,
+): Promise<number> {
+  let n = 0;
+  for (const w of withdrawn) {
+    if (shipped.has(key(w))) continue;
+    const done = await client.priceEntry.updateMany({
+      where: {
+        provider: w.provider,
+        instanceType: w.instanceType,
+        region: w.region,
+        pricingModel: w.pricingModel,
+        effectiveFrom: w.effectiveFrom,
+        origin: "shipped",
+        retiredAt: null,
+      },
+      data: { retiredAt: new Date(), retiredBy: w.why },
+    });
+    n += done.count;
+  }
+  return n;
 }
