@@ -147,8 +147,9 @@ describe("installShippedCatalogue", () => {
     };
     const oct = lookupPrice(rows, { ...q, at: new Date("2026-10-15T00:00:00Z") });
     const nov = lookupPrice(rows, { ...q, at: new Date("2026-11-15T00:00:00Z") });
-    // October: the shipped 2025-02 rate (0.13748728); November: the person's 0.14
-    expect(oct).toMatchObject({ priced: true, usdPerHourMicros: 1_598_977n, localCurrency: "CNY" });
+    // October: the shipped 2026-08-21 rate (6.7210 CNY per USD, stored as 0.14878738:
+    // 11.63 × 0.14878738 = 1.7303972294 → 1.730397); November: the person's 0.14
+    expect(oct).toMatchObject({ priced: true, usdPerHourMicros: 1_730_397n, localCurrency: "CNY" });
     expect(nov).toMatchObject({ priced: true, usdPerHourMicros: 1_628_200n });
     // another region falls back to the international-site USD row
     const hz = lookupPrice(rows, { ...q, region: "cn-hangzhou", at: new Date("2026-11-15Z") });

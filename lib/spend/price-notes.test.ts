@@ -45,7 +45,12 @@ describe("priceNotes", () => {
         hostname: "gpu-alibaba-sha-020",
         currency: "CNY",
         rates: [
-          expect.objectContaining({ usdPerUnit: "0.13748728", sourceDate: "2025-02", stale: true }),
+          // the newest shipped rate, 2026-08-21: 91 days before `now`, so stale
+          expect.objectContaining({
+            usdPerUnit: "0.14878738",
+            sourceDate: "2026-08-21",
+            stale: true,
+          }),
         ],
       },
     ]);
