@@ -74,32 +74,32 @@ const P5EN_REGIONAL: CatalogueRow[] = ["us-east-2", "us-west-2"].flatMap((region
 ]);
 
 // Tencent Cloud, international site (prices in USD). The page prices Guangzhou Zone 3 and is
-// undated; the figures were on it when read (2026-11), so they apply from the baseline.
+// undated: the figures were on it when read (2026-12-01), the source date. They apply from the
+// baseline because no earlier figure is known; an hour more than 90 days before the source date
+// is flagged stale for it (lib/pricing/stale.ts isStaleFor), so a back-dated figure is never
+// taken for a checked one.
+const TENCENT_READ = "2026-12-01";
 const TENCENT_INTL =
   'Tencent Cloud, Cloud GPU Service "Billing Description" (https://intl.cloud.tencent.com/document/product/560), pay-as-you-go, computing part only, Guangzhou Zone 3';
 const TENCENT_NOTE =
-  "international-site USD list for ap-guangzhou; the page is undated: the source date is the day it was read (2026-12-01, at the commit in the source), and the start date is the catalogue baseline";
+  "international-site USD list for ap-guangzhou; the page is undated: the source date is the day it was read, and the start date is the catalogue baseline (hours more than 90 days before the source date are flagged stale)";
 const gn7 = spec("tencent", "GN7.2XLARGE32", "T4", 1, 16n);
 const gn7big = spec("tencent", "GN7.5XLARGE80", "T4", 1, 16n);
 const gn6s = spec("tencent", "GN6S.LARGE20", "P4", 1, 8n);
 
-const TENCENT: CatalogueRow[] = [
-  price(gn7, "on_demand", "1.26", TENCENT_INTL, "2026-11", {
+const TENCENT: CatalogueRow[] = (
+  [
+    [gn7, "1.26"],
+    [gn7big, "2.01"],
+    [gn6s, "1.11"],
+  ] as const
+).map(([s, usd]) =>
+  price(s, "on_demand", usd, TENCENT_INTL, TENCENT_READ, {
     region: "ap-guangzhou",
     from: BASELINE,
     note: TENCENT_NOTE,
   }),
-  price(gn7big, "on_demand", "2.01", TENCENT_INTL, "2026-11", {
-    region: "ap-guangzhou",
-    from: BASELINE,
-    note: TENCENT_NOTE,
-  }),
-  price(gn6s, "on_demand", "1.11", TENCENT_INTL, "2026-11", {
-    region: "ap-guangzhou",
-    from: BASELINE,
-    note: TENCENT_NOTE,
-  }),
-];
+);
 
 // Tencent Cloud, China site, pay-as-you-go (按量计费), in CNY: the GPU price overview ("价格总览") as
 // published in Tencent's own documentation repository. It prices GN10Xp (V100 32 GB) and GT4
@@ -111,7 +111,7 @@ const TENCENT_CN =
   'Tencent Cloud documentation, GPU Cloud Server "价格总览" (price overview), China site, 按量计费, ' +
   `https://github.com/tencentyun/qcloud-documents/blob/${TENCENT_CN_COMMIT}/product/计算与网络/GPU%20云服务器/购买指导/价格总览.md`;
 const TENCENT_CN_NOTE =
-  "approximate: one mainland-China reference list price in CNY, not read per region (the page: 本页参考价格主要以中国大陆地区为主; the purchase page decides); the page is undated: the source date is the day it was read (2026-12-01, at the commit in the source), and the start date is the catalogue baseline";
+  "approximate: one mainland-China reference list price in CNY, not read per region (the page: 本页参考价格主要以中国大陆地区为主; the purchase page decides); the page is undated: the source date is the day it was read (at the commit in the source), and the start date is the catalogue baseline (hours more than 90 days before the source date are flagged stale)";
 const gn10xp = spec("tencent", "GN10Xp.2XLARGE40", "V100-32GB", 1, 32n);
 const gt4 = spec("tencent", "GT4.4XLARGE96", "A100-40GB", 1, 40n);
 const TENCENT_CN_REGIONS = ["ap-guangzhou", "ap-shanghai", "ap-beijing"] as const;
@@ -123,7 +123,7 @@ const TENCENT_CNY: CatalogueRow[] = TENCENT_CN_REGIONS.flatMap((region) =>
       [gt4, "28.64"],
     ] as const
   ).map(([s, cnyPerHour]) =>
-    price(s, "on_demand", cnyPerHour, TENCENT_CN, "2026-12-01", {
+    price(s, "on_demand", cnyPerHour, TENCENT_CN, TENCENT_READ, {
       region,
       from: BASELINE,
       currency: "CNY",
