@@ -1,5 +1,5 @@
 // Helpers the shipped catalogue files (catalogue.ts, catalogue-regional.ts) write rows with.
-import { ANY_REGION, type CatalogueRow, type PricingModel } from "./types.ts";
+import { ANY_REGION, type CatalogueRow, type PricingModel, type Site } from "./types.ts";
 
 const GIB = 1024n ** 3n;
 
@@ -54,6 +54,8 @@ export interface RowOpts {
   note?: string | null;
   /** the price is in this currency (e.g. "CNY"), not USD */
   currency?: string;
+  /** the provider's site whose list this is (Tencent Cloud) */
+  site?: Site;
 }
 
 /** One catalogue row: `perHour` in USD, or in `opts.currency`; region "*" unless given. */
@@ -76,5 +78,6 @@ export function price(
     source,
     sourceDate,
     note: pricingModel === "spot" ? spotNote(sourceDate, o.note ?? null) : (o.note ?? null),
+    ...(o.site ? { site: o.site } : {}),
   };
 }

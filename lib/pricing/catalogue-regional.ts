@@ -1,6 +1,7 @@
 // Regional rows of the shipped catalogue: each applies to its own region only and beats the "*"
 // fallback there. Every figure is from the page named in its source, read on its source date.
 import { AWS_P_CUT, BASELINE, price, spec } from "./catalogue-build.ts";
+import { TENCENT_CATALOGUE } from "./catalogue-tencent.ts";
 import type { CatalogueRow } from "./types.ts";
 
 // The AWS offer files (version 20260910195514) stamp every SKU's terms with an effectiveDate of
@@ -73,65 +74,6 @@ const P5EN_REGIONAL: CatalogueRow[] = ["us-east-2", "us-west-2"].flatMap((region
   }),
 ]);
 
-// Tencent Cloud, international site (prices in USD). The page prices Guangzhou Zone 3 and is
-// undated: the figures were on it when read (2026-12-01), the source date. They apply from the
-// baseline because no earlier figure is known; an hour more than 90 days before the source date
-// is flagged stale for it (lib/pricing/stale.ts isStaleFor), so a back-dated figure is never
-// taken for a checked one.
-const TENCENT_READ = "2026-12-01";
-const TENCENT_INTL =
-  'Tencent Cloud, Cloud GPU Service "Billing Description" (https://intl.cloud.tencent.com/document/product/560), pay-as-you-go, computing part only, Guangzhou Zone 3';
-const TENCENT_NOTE =
-  "international-site USD list for ap-guangzhou; the page is undated: the source date is the day it was read, and the start date is the catalogue baseline (hours more than 90 days before the source date are flagged stale)";
-const gn7 = spec("tencent", "GN7.2XLARGE32", "T4", 1, 16n);
-const gn7big = spec("tencent", "GN7.5XLARGE80", "T4", 1, 16n);
-const gn6s = spec("tencent", "GN6S.LARGE20", "P4", 1, 8n);
-
-const TENCENT: CatalogueRow[] = (
-  [
-    [gn7, "1.26"],
-    [gn7big, "2.01"],
-    [gn6s, "1.11"],
-  ] as const
-).map(([s, usd]) =>
-  price(s, "on_demand", usd, TENCENT_INTL, TENCENT_READ, {
-    region: "ap-guangzhou",
-    from: BASELINE,
-    note: TENCENT_NOTE,
-  }),
-);
-
-// Tencent Cloud, China site, pay-as-you-go (按量计费), in CNY: the GPU price overview ("价格总览") as
-// published in Tencent's own documentation repository. It prices GN10Xp (V100 32 GB) and GT4
-// (A100 40 GB) at one mainland-China reference list price, not per region, so the same figure is
-// given to the three mainland regions that sell both families (Guangzhou, Shanghai, Beijing). It
-// lists no A10 family (PNV4, GN7vi): none is shipped. GN7 is left on its international USD row.
-const TENCENT_CN_COMMIT = "8ec072968ccbe6d60a8de2a7d57b4739a6814542";
-const TENCENT_CN =
-  'Tencent Cloud documentation, GPU Cloud Server "价格总览" (price overview), China site, 按量计费, ' +
-  `https://github.com/tencentyun/qcloud-documents/blob/${TENCENT_CN_COMMIT}/product/计算与网络/GPU%20云服务器/购买指导/价格总览.md`;
-const TENCENT_CN_NOTE =
-  "approximate: one mainland-China reference list price in CNY, not read per region (the page: 本页参考价格主要以中国大陆地区为主; the purchase page decides); the page is undated: the source date is the day it was read (at the commit in the source), and the start date is the catalogue baseline (hours more than 90 days before the source date are flagged stale)";
-const gn10xp = spec("tencent", "GN10Xp.2XLARGE40", "V100-32GB", 1, 32n);
-const gt4 = spec("tencent", "GT4.4XLARGE96", "A100-40GB", 1, 40n);
-const TENCENT_CN_REGIONS = ["ap-guangzhou", "ap-shanghai", "ap-beijing"] as const;
-
-const TENCENT_CNY: CatalogueRow[] = TENCENT_CN_REGIONS.flatMap((region) =>
-  (
-    [
-      [gn10xp, "11.98"],
-      [gt4, "28.64"],
-    ] as const
-  ).map(([s, cnyPerHour]) =>
-    price(s, "on_demand", cnyPerHour, TENCENT_CN, TENCENT_READ, {
-      region,
-      from: BASELINE,
-      currency: "CNY",
-      note: TENCENT_CN_NOTE,
-    }),
-  ),
-);
-
 // Alibaba Cloud, China site, cn-shanghai, pay-as-you-go, in CNY (converted per hour at the rate in
 // force: lib/pricing/rates-catalogue.ts). Read from Alibaba's ECS price estimation page
 // (https://ecs-buy.aliyun.com/ecs) and published in "GPU Prices Quick Reference" (2023-06-17,
@@ -181,7 +123,6 @@ const ALIBABA: CatalogueRow[] = [
 export const REGIONAL_CATALOGUE: readonly CatalogueRow[] = [
   ...AWS_REGIONAL,
   ...P5EN_REGIONAL,
-  ...TENCENT,
-  ...TENCENT_CNY,
+  ...TENCENT_CATALOGUE,
   ...ALIBABA,
 ];

@@ -11,6 +11,8 @@ export interface WithdrawnRow {
   region: string;
   pricingModel: string;
   effectiveFrom: Date;
+  /** "" unless the row was of one site's list */
+  site?: string;
   /** why, for retiredBy (the settings table shows who retired a row) */
   why: string;
 }
@@ -40,6 +42,26 @@ export const WITHDRAWN: readonly WithdrawnRow[] = [
     pricingModel: "on_demand",
     effectiveFrom: OFFER_TERMS,
     why: REDATED,
+  })),
+  // Tencent's rows now say which site's list they are (the key has the site)
+  ...(
+    [
+      ["GN7.2XLARGE32", "ap-guangzhou"],
+      ["GN7.5XLARGE80", "ap-guangzhou"],
+      ["GN6S.LARGE20", "ap-guangzhou"],
+      ...["ap-guangzhou", "ap-shanghai", "ap-beijing"].flatMap((region) => [
+        ["GN10Xp.2XLARGE40", region],
+        ["GT4.4XLARGE96", region],
+      ]),
+    ] as const
+  ).map(([instanceType, region]) => ({
+    provider: "tencent",
+    instanceType,
+    region,
+    pricingModel: "on_demand",
+    effectiveFrom: BASELINE,
+    site: "",
+    why: "release: now a row of one of Tencent's two sites' lists (issue 26)",
   })),
   // p5en's pre-cut $84.80 was its us-east-2 and us-west-2 price, shipped as the "*" row
   {

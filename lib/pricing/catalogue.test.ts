@@ -38,7 +38,7 @@ describe("seed catalogue", () => {
   it("converts every price exactly and keeps keys unique", () => {
     expect(rows).toHaveLength(CATALOGUE.length);
     const unique = new Set(
-      rows.map((r) => `${key(r)}/${r.region}/${r.effectiveFrom.toISOString()}`),
+      rows.map((r) => `${key(r)}/${r.region}/${r.effectiveFrom.toISOString()}/${r.site ?? ""}`),
     );
     expect(unique.size).toBe(rows.length);
     for (const r of rows) {
@@ -127,7 +127,8 @@ describe("seed catalogue", () => {
     // only the mainland regions the page prices: no "*" row, so elsewhere it stays unpriced
     expect(tencent("GN10Xp.2XLARGE40", "ap-singapore", "2025-02-15").priced).toBe(false);
     const cn = CATALOGUE.filter((r) => r.provider === "tencent" && r.local?.currency === "CNY");
-    expect(cn).toHaveLength(6);
+    expect(cn).toHaveLength(9);
+    expect(cn.every((r) => r.site === "china")).toBe(true);
     for (const r of cn) {
       expect(r.source).toContain("tencentyun/qcloud-documents/blob/8ec072968ccbe6d60a8de2a7");
       expect(r.note).toMatch(/^approximate/);
@@ -220,5 +221,49 @@ describe("seed catalogue", () => {
 
   it("leaves dgx-a100 out so an on-prem host shows as unpriced", () => {
     expect(CATALOGUE.some((r) => r.instanceType.toLowerCase().includes("dgx"))).toBe(false);
+  });
+
+  it("prices a China-site Tencent account from the CNY list at the month's rate, others in USD", () => {
+    const accountSites = { "1250000000": "china" };
+    const sited = rows.map((r) => (r.site ? { ...r, accountSites } : r));
+    const gn7 = (labels: string | null, when: string) =>
+      lookupPrice(sited, {
+        provider: "tencent",
+        instanceType: "GN7.2XLARGE32",
+        region: "ap-guangzhou",
+        pricingModel: "on_demand",
+        labels,
+        at: at(`${when}T00:00:00Z`),
+      });
+    const china = JSON.stringify({ cloud_account: "1250000000", team: "ml" });
+    // February 2025: 7.2734 CNY per USD (0.13748728): 8.68 × 0.13748728 = 1.1933895904 → 1.193390
+    expect(gn7(china, "2025-02-15")).toMatchObject({
+      priced: true,
+      site: "china",
+      localCurrency: "CNY",
+      localPerHourMicros: 8_680_000n,
+      usdPerHourMicros: 1_193_390n,
+    });
+    // the same hour on an international account (or a host with no account label): the USD list
+    for (const labels of [JSON.stringify({ cloud_account: "1250000001" }), null, "not json"]) {
+      expect(gn7(labels, "2025-02-15")).toMatchObject({
+        priced: true,
+        site: "international",
+        usdPerHourMicros: 1_260_000n,
+        localCurrency: null,
+      });
+    }
+    // November 2026 converts at the rate in force then (6.7210 from 2026-08-21): 1.291474...
+    expect(gn7(china, "2026-11-15")).toMatchObject({ usdPerHourMicros: 1_291_474n });
+    // an international account's GN10Xp in Shanghai: the international list has none, so the
+    // China-site CNY row prices it rather than nothing
+    const gn10 = lookupPrice(sited, {
+      provider: "tencent",
+      instanceType: "GN10Xp.2XLARGE40",
+      region: "ap-shanghai",
+      pricingModel: "on_demand",
+      at: at("2025-02-15T00:00:00Z"),
+    });
+    expect(gn10).toMatchObject({ priced: true, site: "china", usdPerHourMicros: 1_647_098n });
   });
 });

@@ -114,12 +114,13 @@ function periodOf(text: string, monthly: boolean): { from: Date; sourceDate: str
 export function parseH10Csv(text: string, file: string): H10Parsed {
   let records: { record: string[]; info: { lines: number } }[];
   try {
+    // with `info`, csv-parse answers { record, info } per line (its typings say plain records)
     records = parse(text.replace(/^\uFEFF/, ""), {
       info: true,
       relax_column_count: true,
       skip_empty_lines: true,
       trim: true,
-    });
+    }) as unknown as typeof records;
   } catch (e) {
     throw new H10FormatError(
       [`not a CSV file: ${e instanceof Error ? e.message : String(e)}`],

@@ -39,6 +39,7 @@ const g4dnKey = {
   region: "*",
   pricingModel: "on_demand",
   effectiveFrom: new Date("2024-01-01T00:00:00Z"),
+  site: "",
 };
 
 describe("installShippedCatalogue", () => {
@@ -58,9 +59,12 @@ describe("installShippedCatalogue", () => {
   });
 
   it("updates a shipped row a later release corrected, never one a person changed or retired", async () => {
-    const where = { provider_instanceType_region_pricingModel_effectiveFrom: g4dnKey };
+    const where = { provider_instanceType_region_pricingModel_effectiveFrom_site: g4dnKey };
     const spot = {
-      provider_instanceType_region_pricingModel_effectiveFrom: { ...g4dnKey, pricingModel: "spot" },
+      provider_instanceType_region_pricingModel_effectiveFrom_site: {
+        ...g4dnKey,
+        pricingModel: "spot",
+      },
     };
     // a person changed the on-demand price; the spot row was retired
     await client.priceEntry.update({ where, data: { usdPerHourMicros: 500_000n, origin: "user" } });
@@ -84,7 +88,7 @@ describe("installShippedCatalogue", () => {
     expect(retired?.retiredAt).not.toBeNull();
     const reserved = await client.priceEntry.findUnique({
       where: {
-        provider_instanceType_region_pricingModel_effectiveFrom: {
+        provider_instanceType_region_pricingModel_effectiveFrom_site: {
           ...g4dnKey,
           pricingModel: "reserved",
         },
@@ -205,5 +209,59 @@ describe("installShippedCatalogue", () => {
     expect(march).toMatchObject({ priced: true, usdPerHourMicros: 587_000n, region: "eu-west-1" });
     // the next start retires nothing more
     expect((await installShippedCatalogue(client)).withdrawn).toBeUndefined();
+  });
+
+  it("prices a host on a China-site Tencent account (the setting) from the CNY list", async () => {
+    // an earlier release shipped Tencent's rows without a site: retired for the sited ones
+    await client.priceEntry.create({
+      data: {
+        provider: "tencent",
+        instanceType: "GN7.2XLARGE32",
+        region: "ap-guangzhou",
+        pricingModel: "on_demand",
+        gpuModel: "T4",
+        gpuCount: 1,
+        gpuMemoryBytes: 16n * 1024n ** 3n,
+        usdPerHourMicros: 1_260_000n,
+        effectiveFrom: new Date("2024-01-01T00:00:00Z"),
+        source: "intl page",
+        sourceDate: "2026-11",
+        origin: "shipped",
+      },
+    });
+    expect((await installShippedCatalogue(client)).withdrawn).toBe(1);
+    await client.appSetting.create({
+      data: { key: "tencentChinaSiteAccounts", value: JSON.stringify(["1250000000"]) },
+    });
+    const rows = await loadPriceRows(client, { providers: ["tencent"] });
+    expect(
+      rows
+        .filter((r) => r.instanceType === "GN7.2XLARGE32")
+        .map((r) => r.site)
+        .sort(),
+    ).toEqual(["china", "international"]);
+    const host = {
+      provider: "tencent",
+      instanceType: "GN7.2XLARGE32",
+      region: "ap-guangzhou",
+      pricingModel: "on_demand",
+      at: new Date("2026-10-15T00:00:00Z"),
+    };
+    // October 2026 and March 2026 convert at the rate in force each month
+    const china = JSON.stringify({ cloud_account: "1250000000" });
+    expect(lookupPrice(rows, { ...host, labels: china })).toMatchObject({
+      priced: true,
+      site: "china",
+      localPerHourMicros: 8_680_000n,
+      usdPerHourMicros: 1_291_474n, // 8.68 × 0.14878738 (6.7210 CNY per USD from 2026-08-21)
+    });
+    expect(
+      lookupPrice(rows, { ...host, labels: china, at: new Date("2026-03-15T00:00:00Z") }),
+    ).toMatchObject({ usdPerHourMicros: 1_193_390n }); // 8.68 × 0.13748728 (February 2025's)
+    const intl = JSON.stringify({ cloud_account: "99" });
+    expect(lookupPrice(rows, { ...host, labels: intl })).toMatchObject({
+      site: "international",
+      usdPerHourMicros: 1_260_000n,
+    });
   });
 });

@@ -15,13 +15,19 @@ import type { CatalogueRow, InstallResult, PriceRow } from "./types.ts";
 
 type Key = Pick<
   PriceRow,
-  "provider" | "instanceType" | "region" | "pricingModel" | "effectiveFrom"
+  "provider" | "instanceType" | "region" | "pricingModel" | "effectiveFrom" | "site"
 >;
 
 function key(r: Key): string {
-  return [r.provider, r.instanceType, r.region, r.pricingModel, r.effectiveFrom.toISOString()].join(
-    "|",
-  );
+  const { provider, instanceType, region, pricingModel, effectiveFrom, site } = r;
+  return [
+    provider,
+    instanceType,
+    region,
+    pricingModel,
+    effectiveFrom.toISOString(),
+    site ?? "",
+  ].join("|");
 }
 
 const CONTENT = [
@@ -50,21 +56,23 @@ export async function installShippedCatalogue(
   withdrawn: readonly WithdrawnRow[] = WITHDRAWN,
 ): Promise<InstallResult & { withdrawn?: number }> {
   await installShippedRates(client);
-  const rows = catalogueRows(catalogue).map(({ rates: _rates, ...r }) => ({
+  const rows = catalogueRows(catalogue).map(({ rates: _rates, accountSites: _sites, ...r }) => ({
     ...r,
     localPerHourMicros: r.localPerHourMicros ?? null,
+    site: r.site ?? "",
   }));
   const existing = await client.priceEntry.findMany();
   const have = new Map(existing.map((r) => [key(r), r]));
   const result: InstallResult = { inserted: 0, updated: 0, kept: 0 };
   for (const r of rows) {
     const where = {
-      provider_instanceType_region_pricingModel_effectiveFrom: {
+      provider_instanceType_region_pricingModel_effectiveFrom_site: {
         provider: r.provider,
         instanceType: r.instanceType,
         region: r.region,
         pricingModel: r.pricingModel,
         effectiveFrom: r.effectiveFrom,
+        site: r.site,
       },
     };
     const current = have.get(key(r));
@@ -109,6 +117,7 @@ async function retireWithdrawn(
         region: w.region,
         pricingModel: w.pricingModel,
         effectiveFrom: w.effectiveFrom,
+        site: w.site ?? "",
         origin: "shipped",
         retiredAt: null,
       },
