@@ -45,6 +45,7 @@ it("renders every admin section and the pricing catalogue", () => {
     allowPrivateWebhookTargets: true,
     pseudonymizeHoldersForViewers: false,
     peopleEmailPattern: null,
+    tencentChinaSiteAccounts: [],
   });
   c.setQueryData(adminQueries.audit({ action: "", actor: "" }).queryKey, {
     pages: [

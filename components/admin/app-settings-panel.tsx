@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { adminQueries, appSettingsSchema, type AppSettingsDto } from "@/lib/queries/admin.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";
+import { TencentSiteField } from "./tencent-site-field.tsx";
 
 /** Run-time settings kept in the store (every replica sees the same value). */
 export function AppSettingsPanel() {
@@ -76,6 +77,11 @@ export function AppSettingsPanel() {
           names
         </span>
       </label>
+      <TencentSiteField
+        accounts={q.data?.tencentChinaSiteAccounts ?? null}
+        saving={save.isPending}
+        onSave={(tencentChinaSiteAccounts) => save.mutate({ tencentChinaSiteAccounts })}
+      />
       {save.isPending ? (
         <p className="muted small" role="status">
           Saving…

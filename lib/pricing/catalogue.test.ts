@@ -22,11 +22,23 @@ function fallback(provider: string, type: string, model = "on_demand", when = "2
   return r.priced ? r.usdPerHourMicros : null;
 }
 
+/** the on-demand price a host in `region` gets at `when` (its own row, else the fallback) */
+function priceIn(type: string, region: string, when: string) {
+  const r = lookupPrice(rows, {
+    provider: "aws",
+    instanceType: type,
+    region,
+    pricingModel: "on_demand",
+    at: at(`${when}T00:00:00Z`),
+  });
+  return r.priced ? r.usdPerHourMicros : null;
+}
+
 describe("seed catalogue", () => {
   it("converts every price exactly and keeps keys unique", () => {
     expect(rows).toHaveLength(CATALOGUE.length);
     const unique = new Set(
-      rows.map((r) => `${key(r)}/${r.region}/${r.effectiveFrom.toISOString()}`),
+      rows.map((r) => `${key(r)}/${r.region}/${r.effectiveFrom.toISOString()}/${r.site ?? ""}`),
     );
     expect(unique.size).toBe(rows.length);
     for (const r of rows) {
@@ -115,7 +127,8 @@ describe("seed catalogue", () => {
     // only the mainland regions the page prices: no "*" row, so elsewhere it stays unpriced
     expect(tencent("GN10Xp.2XLARGE40", "ap-singapore", "2025-02-15").priced).toBe(false);
     const cn = CATALOGUE.filter((r) => r.provider === "tencent" && r.local?.currency === "CNY");
-    expect(cn).toHaveLength(6);
+    expect(cn).toHaveLength(9);
+    expect(cn.every((r) => r.site === "china")).toBe(true);
     for (const r of cn) {
       expect(r.source).toContain("tencentyun/qcloud-documents/blob/8ec072968ccbe6d60a8de2a7");
       expect(r.note).toMatch(/^approximate/);
@@ -145,18 +158,112 @@ describe("seed catalogue", () => {
     }
   });
 
-  it("prices spot and reserved below on-demand at the same time, and marks them approximate", () => {
+  it("prices spot and reserved below on-demand at the same time, spot indicative, commitments derived", () => {
     for (const r of rows.filter((x) => x.pricingModel !== "on_demand")) {
       const when = r.effectiveFrom.toISOString().slice(0, 10);
-      const od = fallback(r.provider, r.instanceType, "on_demand", when);
+      // p5en had no on-demand fallback before the cut: it was sold in us-west-2 (and us-east-2)
+      const od =
+        fallback(r.provider, r.instanceType, "on_demand", when) ??
+        priceIn(r.instanceType, "us-west-2", when);
       expect(od, r.instanceType).not.toBeNull();
       const own = fallback(r.provider, r.instanceType, r.pricingModel, when);
       expect(own ?? 0n, `${r.instanceType} ${r.pricingModel} ${when}`).toBeLessThan(od ?? 0n);
-      if (r.pricingModel === "reserved") expect(r.note).toMatch(/approximate.*1-year/);
+      if (r.pricingModel === "reserved") expect(r.note).toMatch(/^derived, not read.*1-year/);
+      if (r.pricingModel === "spot") {
+        expect(r.note).toContain(
+          `indicative: one reading of the spot price, as of ${r.sourceDate}`,
+        );
+      }
     }
+    const p4dReserved = rows.find(
+      (r) =>
+        r.instanceType === "p4d.24xlarge" &&
+        r.pricingModel === "reserved" &&
+        r.effectiveFrom >= AWS_P_CUT,
+    );
+    expect(p4dReserved?.note).toContain("read $13.921094");
+  });
+
+  it("starts the regional AWS rows where the rows they refine start, not on the offer file's date", () => {
+    // March 2026, before the offer file's 2026-09-01 terms date: eu-west-1 has its own prices
+    expect(priceIn("g4dn.xlarge", "eu-west-1", "2026-03-15")).toBe(587_000n);
+    expect(priceIn("p4d.24xlarge", "eu-west-1", "2026-03-15")).toBe(23_715_690n);
+    // before the June 2025 cut, eu-west-1 p4d falls back to the pre-cut "*" row
+    expect(priceIn("p4d.24xlarge", "eu-west-1", "2025-05-15")).toBe(32_772_600n);
+    for (const r of rows.filter((x) => x.provider === "aws" && x.region !== "*")) {
+      const refined = rows
+        .filter(
+          (f) =>
+            f.region === "*" &&
+            f.instanceType === r.instanceType &&
+            f.pricingModel === r.pricingModel &&
+            f.effectiveFrom <= r.effectiveFrom,
+        )
+        .map((f) => f.effectiveFrom.getTime());
+      const start = refined.length > 0 ? Math.max(...refined) : r.effectiveFrom.getTime();
+      expect(r.effectiveFrom.getTime(), `${r.instanceType} ${r.region}`).toBe(start);
+      expect(r.effectiveFrom.toISOString()).not.toBe("2026-09-01T00:00:00.000Z");
+    }
+  });
+
+  it("prices p5en before the cut in us-east-2 and us-west-2, where it was sold, not us-east-1", () => {
+    for (const region of ["us-east-2", "us-west-2"]) {
+      expect(priceIn("p5en.48xlarge", region, "2025-03-15")).toBe(84_800_000n);
+      expect(priceIn("p5en.48xlarge", region, "2025-07-15")).toBe(63_296_000n);
+    }
+    expect(priceIn("p5en.48xlarge", "us-east-1", "2025-03-15")).toBeNull();
+    expect(priceIn("p5en.48xlarge", "us-east-1", "2025-07-15")).toBe(63_296_000n);
+    const preCut = CATALOGUE.filter(
+      (r) => r.instanceType === "p5en.48xlarge" && r.effectiveFrom < AWS_P_CUT,
+    );
+    for (const r of preCut) expect(r.source, r.pricingModel).not.toMatch(/\(us-east-1\)/);
   });
 
   it("leaves dgx-a100 out so an on-prem host shows as unpriced", () => {
     expect(CATALOGUE.some((r) => r.instanceType.toLowerCase().includes("dgx"))).toBe(false);
+  });
+
+  it("prices a China-site Tencent account from the CNY list at the month's rate, others in USD", () => {
+    const accountSites = { "1250000000": "china" };
+    const sited = rows.map((r) => (r.site ? { ...r, accountSites } : r));
+    const gn7 = (labels: string | null, when: string) =>
+      lookupPrice(sited, {
+        provider: "tencent",
+        instanceType: "GN7.2XLARGE32",
+        region: "ap-guangzhou",
+        pricingModel: "on_demand",
+        labels,
+        at: at(`${when}T00:00:00Z`),
+      });
+    const china = JSON.stringify({ cloud_account: "1250000000", team: "ml" });
+    // February 2025: 7.2734 CNY per USD (0.13748728): 8.68 × 0.13748728 = 1.1933895904 → 1.193390
+    expect(gn7(china, "2025-02-15")).toMatchObject({
+      priced: true,
+      site: "china",
+      localCurrency: "CNY",
+      localPerHourMicros: 8_680_000n,
+      usdPerHourMicros: 1_193_390n,
+    });
+    // the same hour on an international account (or a host with no account label): the USD list
+    for (const labels of [JSON.stringify({ cloud_account: "1250000001" }), null, "not json"]) {
+      expect(gn7(labels, "2025-02-15")).toMatchObject({
+        priced: true,
+        site: "international",
+        usdPerHourMicros: 1_260_000n,
+        localCurrency: null,
+      });
+    }
+    // November 2026 converts at the rate in force then (6.7210 from 2026-08-21): 1.291474...
+    expect(gn7(china, "2026-11-15")).toMatchObject({ usdPerHourMicros: 1_291_474n });
+    // an international account's GN10Xp in Shanghai: the international list has none, so the
+    // China-site CNY row prices it rather than nothing
+    const gn10 = lookupPrice(sited, {
+      provider: "tencent",
+      instanceType: "GN10Xp.2XLARGE40",
+      region: "ap-shanghai",
+      pricingModel: "on_demand",
+      at: at("2025-02-15T00:00:00Z"),
+    });
+    expect(gn10).toMatchObject({ priced: true, site: "china", usdPerHourMicros: 1_647_098n });
   });
 });

@@ -5,7 +5,7 @@
 // reserved rows are approximate. On-prem "dgx-a100" is deliberately absent: it shows what an
 // unpriced host looks like.
 import { parseMicros } from "../core/money.ts";
-import { BASELINE, price, spec } from "./catalogue-build.ts";
+import { AWS_P_CUT, BASELINE, DERIVED, price, spec } from "./catalogue-build.ts";
 import { REGIONAL_CATALOGUE } from "./catalogue-regional.ts";
 import { convertMicros, rateInForce, type ExchangeRateRow } from "./fx.ts";
 import { SHIPPED_RATES } from "./rates-catalogue.ts";
@@ -22,6 +22,12 @@ const AWS_OFFER =
   "AWS Price List offer file AmazonEC2 us-east-1, version 20260910195514 (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/current/us-east-1/index.json), On-Demand Linux";
 const VANTAGE_P5EN =
   "instances.vantage.sh data for p5en.48xlarge, us-east-1 On-Demand, as copied in github.com/tsaol/aws-gpu data/p5en_instances.js (https://instances.vantage.sh/aws/ec2/p5en.48xlarge)";
+/** p5en before the June 2025 cut was offered in us-east-2 and us-west-2 only, not us-east-1 */
+const P5EN_PRE_CUT = (source: string) =>
+  source.replace(
+    "(us-east-1)",
+    "(us-east-2 and us-west-2: p5en was not offered in us-east-1 then)",
+  );
 const GCP_VM =
   "Google Cloud VM instance pricing, https://cloud.google.com/compute/vm-instance-pricing (us-central1)";
 const GCP_SPOT =
@@ -32,20 +38,18 @@ const AZURE =
   "Azure Linux Virtual Machines pricing, https://azure.microsoft.com/pricing/details/virtual-machines/linux/ (East US)";
 const ALIBABA = "Alibaba Cloud ECS pricing, https://www.alibabacloud.com/product/ecs/pricing";
 
-const SPOT_NOTE = "approximate: typical spot price; spot prices move with supply, per zone";
+// price() heads every spot row's note with "indicative" and its source date (spotNote)
+const SPOT_NOTE = "spot prices move with supply, per zone";
 const P_CUT_NOTE =
   "list price before AWS's June 2025 P4/P5 price cut; the row from 2025-06-01 holds the new figure";
 
-/**
- * AWS cut P4d, P5 and P5en On-Demand prices from 2025-06-01 ("Announcing up to 45% price reduction
- * for Amazon EC2 NVIDIA GPU-accelerated instances", AWS What's New, 2025-06-05); Savings Plans
- * followed. The old figure stays in force before this instant, so past hours keep it.
- */
-export const AWS_P_CUT = new Date("2025-06-01T00:00:00Z");
+/** A check of the page (issue 26, 2026-12) read another figure: said beside the derived one. */
+const PUBLISHED_DIFFERS = (usd: string) => `; a check of the page in 2026-12 read $${usd}`;
 const CUT_NOTE =
   "after AWS's June 2025 P4/P5 price cut (effective 2025-06-01); us-east-1 figure, the fallback for other regions";
 const CUT_RESERVED_NOTE =
-  "approximate: 1-year commitment, no upfront, amortized hourly: the pre-cut discount applied to the post-cut on-demand price, not read from the pricing page";
+  DERIVED +
+  "1-year commitment, no upfront, amortized hourly: the pre-cut discount applied to the post-cut on-demand price, not read from the pricing page";
 
 const g4dn = spec("aws", "g4dn.xlarge", "T4", 1, 16n);
 const g5 = spec("aws", "g5.xlarge", "A10G", 1, 24n);
@@ -73,7 +77,7 @@ const BASE_CATALOGUE: readonly CatalogueRow[] = [
     "0.331",
     AWS_RI,
     "2025-01",
-    "approximate: 1-year Standard RI, no upfront, amortized hourly (about 37 % off on-demand)",
+    DERIVED + "1-year Standard RI, no upfront, amortized hourly (about 37 % off on-demand)",
   ),
   price(g5, "on_demand", "1.006", AWS_OD, "2025-01"),
   price(g5, "spot", "0.41", AWS_SPOT, "2025-01", SPOT_NOTE),
@@ -83,7 +87,7 @@ const BASE_CATALOGUE: readonly CatalogueRow[] = [
     "0.634",
     AWS_RI,
     "2025-01",
-    "approximate: 1-year Standard RI, no upfront, amortized hourly (about 37 % off on-demand)",
+    DERIVED + "1-year Standard RI, no upfront, amortized hourly (about 37 % off on-demand)",
   ),
   price(
     g6,
@@ -104,10 +108,18 @@ const BASE_CATALOGUE: readonly CatalogueRow[] = [
     "19.22",
     AWS_RI,
     "2025-05",
-    "approximate: 1-year Standard RI, no upfront, amortized hourly (about 41 % off on-demand); before the June 2025 cut",
+    DERIVED +
+      "1-year Standard RI, no upfront, amortized hourly (about 41 % off on-demand); before the June 2025 cut",
   ),
   price(p4d, "on_demand", "21.957642", AWS_OFFER, "2026-09-10", cut(CUT_NOTE)),
-  price(p4d, "reserved", "12.95", AWS_RI, "2026-09-10", cut(CUT_RESERVED_NOTE + " (41 %)")),
+  price(
+    p4d,
+    "reserved",
+    "12.95",
+    AWS_RI,
+    "2026-09-10",
+    cut(CUT_RESERVED_NOTE + " (41 %)" + PUBLISHED_DIFFERS("13.921094")),
+  ),
   price(p5, "on_demand", "98.32", AWS_OD, "2025-05", P_CUT_NOTE),
   price(p5, "on_demand", "55.04", AWS_OFFER, "2026-09-10", cut(CUT_NOTE)),
   price(p5, "reserved", "34.12", AWS_SP, "2026-09-10", cut(CUT_RESERVED_NOTE + " (38 %)")),
@@ -118,16 +130,12 @@ const BASE_CATALOGUE: readonly CatalogueRow[] = [
     "60.96",
     AWS_SP,
     "2025-05",
-    "approximate: 1-year EC2 Instance Savings Plan, no upfront, amortized hourly (about 38 % off on-demand); before the June 2025 cut",
+    DERIVED +
+      "1-year EC2 Instance Savings Plan, no upfront, amortized hourly (about 38 % off on-demand); before the June 2025 cut",
   ),
-  price(
-    p5en,
-    "on_demand",
-    "84.80",
-    AWS_OD,
-    "2025-05",
-    "approximate: on-demand list at launch (Dec 2024), verify on the page; " + P_CUT_NOTE,
-  ),
+  // p5en's pre-cut on-demand figure was its us-east-2 and us-west-2 price (it was not offered in
+  // us-east-1 before the cut): those are regional rows (catalogue-regional.ts); before the cut the
+  // fallback has no on-demand row, so a p5en hour elsewhere then is unpriced, not mispriced
   price(
     p5en,
     "on_demand",
@@ -137,18 +145,26 @@ const BASE_CATALOGUE: readonly CatalogueRow[] = [
     cut("approximate: a third-party copy of the AWS list figure; " + CUT_NOTE),
   ),
   price(p5en, "reserved", "39.24", AWS_SP, "2025-12-21", cut(CUT_RESERVED_NOTE + " (38 %)")),
-  price(p5en, "spot", "32.00", AWS_SPOT, "2025-05", SPOT_NOTE),
+  price(p5en, "spot", "32.00", P5EN_PRE_CUT(AWS_SPOT), "2025-05", SPOT_NOTE),
   price(
     p5en,
     "reserved",
     "52.58",
-    AWS_SP,
+    P5EN_PRE_CUT(AWS_SP),
     "2025-05",
-    "approximate: 1-year EC2 Instance Savings Plan, no upfront, amortized hourly (about 38 % off on-demand)",
+    DERIVED +
+      "1-year EC2 Instance Savings Plan, no upfront, amortized hourly (about 38 % off on-demand)",
   ),
   // Google Cloud: the machine type's price includes its GPUs, vCPUs, memory and bundled local SSD.
   price(a2high, "on_demand", "3.673", GCP_VM, "2025-01"),
-  price(a2high, "spot", "1.443", GCP_SPOT, "2025-01", "spot prices can change up to once a month"),
+  price(
+    a2high,
+    "spot",
+    "1.443",
+    GCP_SPOT,
+    "2025-01",
+    "Google changes spot prices up to once a month",
+  ),
   price(
     a2ultra,
     "on_demand",
@@ -175,7 +191,9 @@ const BASE_CATALOGUE: readonly CatalogueRow[] = [
     "55.31",
     GCP_CUD,
     "2025-01",
-    "approximate: 1-year resource-based committed use discount, amortized hourly (about 37 % off on-demand)",
+    DERIVED +
+      "1-year resource-based committed use discount, amortized hourly (about 37 % off on-demand)" +
+      PUBLISHED_DIFFERS("61.38"),
   ),
   // Azure
   price(nd96, "on_demand", "27.197", AZURE, "2025-01"),
@@ -186,7 +204,8 @@ const BASE_CATALOGUE: readonly CatalogueRow[] = [
     "16.86",
     AZURE,
     "2025-01",
-    "approximate: 1-year reserved VM instance, monthly payment, amortized hourly (about 38 % off pay-as-you-go)",
+    DERIVED +
+      "1-year reserved VM instance, monthly payment, amortized hourly (about 38 % off pay-as-you-go)",
   ),
   price(
     nc4t4,
@@ -240,4 +259,4 @@ export function catalogueRows(
   });
 }
 
-export { BASELINE };
+export { AWS_P_CUT, BASELINE };

@@ -6,10 +6,12 @@ const key = (r: PriceRow) =>
     r.instanceType.toLowerCase(),
     r.region.toLowerCase(),
     r.pricingModel,
+    r.site ?? "",
   ].join("|");
 
 /**
- * The rows in force at `now`: per provider, instance type, region and pricing model, the latest
+ * The rows in force at `now`: per provider, instance type, region, pricing model and site (a
+ * provider's two lists, Tencent's, are both offers), the latest
  * row with effectiveFrom ≤ now (retired rows are already left out by loadPriceRows).
  */
 export function rowsInForce(rows: readonly PriceRow[], now: Date): PriceRow[] {

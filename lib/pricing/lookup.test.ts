@@ -34,7 +34,7 @@ const q = {
 describe("lookupPrice", () => {
   it("prices from the catalogue", () => {
     const rows = catalogueRows();
-    // us-east-1 has its own row from the offer file (2026-09-01 on)
+    // us-east-1 has its own row from the offer file, from the cut on (the row it refines starts then)
     const res = lookupPrice(rows, { ...q, instanceType: "p4d.24xlarge" });
     expect(res).toMatchObject({ priced: true, usdPerHourMicros: 21_957_642n, gpuCount: 8 });
     expect(res).toMatchObject({ region: "us-east-1", sourceDate: "2026-09-10" });
@@ -126,8 +126,12 @@ describe("lookupPrice", () => {
     const before = lookupPrice(rows, { ...p5, at: new Date("2025-05-31T23:00:00Z") });
     const after = lookupPrice(rows, { ...p5, at: new Date("2025-06-01T00:00:00Z") });
     expect(before).toMatchObject({ priced: true, usdPerHourMicros: 98_320_000n, region: "*" });
-    expect(after).toMatchObject({ priced: true, usdPerHourMicros: 55_040_000n, region: "*" });
-    // the fallback is said as such; from 2026-09-01 us-west-2 has its own row
+    expect(after).toMatchObject({
+      priced: true,
+      usdPerHourMicros: 55_040_000n,
+      region: "us-west-2",
+    });
+    // us-west-2's own row starts with the cut, like the "*" row it refines; before it, the fallback
     expect(priceRegionNote("*", "us-west-2")).toBe("fallback (no us-west-2 price)");
     expect(priceRegionNote("us-west-2", "us-west-2")).toBeNull();
     const own = lookupPrice(rows, { ...p5, at });

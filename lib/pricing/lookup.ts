@@ -1,5 +1,6 @@
+import { parseLabels } from "../core/labels.ts";
 import { convertMicros, rateInForce, type ExchangeRateRow } from "./fx.ts";
-import { ANY_REGION, type PriceRow } from "./types.ts";
+import { ACCOUNT_LABEL, ANY_REGION, DEFAULT_SITE, type PriceRow } from "./types.ts";
 
 export interface PriceQuery {
   provider: string;
@@ -8,6 +9,10 @@ export interface PriceQuery {
   pricingModel: string;
   /** The price in effect at this instant applies (for the ledger: the hour's start). */
   at: Date;
+  /** the host's labels, as stored (JSON) or parsed: `cloud_account` picks a provider's site list */
+  labels?: string | Readonly<Record<string, string>> | null;
+  /** the cloud account, when the caller knows it without labels */
+  account?: string | null;
 }
 
 export interface PricedLookup {
@@ -29,6 +34,9 @@ export interface PricedLookup {
   localPerHourMicros?: bigint | null;
   /** the rate `usdPerHourMicros` was converted at (the one in force at `at`); null for USD rows */
   exchangeRate?: ExchangeRateRow | null;
+  /** which of the provider's site lists priced it (Tencent: "international" or "china"); null when
+   * the provider has one list */
+  site?: string | null;
 }
 
 /** What is missing, so the UI can say e.g. "no spot price for g5.xlarge" instead of "$0". */
@@ -83,7 +91,10 @@ export function lookupPrice(rows: readonly PriceRow[], query: PriceQuery): Price
     };
   }
   const inRegion = ofModel.filter((r) => r.region === ANY_REGION || normType(r.region) === region);
-  const inEffect = inRegion.filter((r) => r.effectiveFrom.getTime() <= query.at.getTime());
+  const inEffect = ofSite(
+    inRegion.filter((r) => r.effectiveFrom.getTime() <= query.at.getTime()),
+    query,
+  );
   const best = pickBest(inEffect, region);
   if (!best) {
     const earliest = inRegion.reduce<Date | null>(
@@ -115,7 +126,25 @@ export function lookupPrice(rows: readonly PriceRow[], query: PriceQuery): Price
     localCurrency: converted.rate ? best.currency : null,
     localPerHourMicros: converted.rate ? (best.localPerHourMicros ?? null) : null,
     exchangeRate: converted.rate,
+    site: best.site ? best.site : null,
   };
+}
+
+/**
+ * Where a provider publishes two lists (Tencent's international USD and China-site CNY lists), the
+ * rows of the host's account's site: the account is the query's, else its `cloud_account` label,
+ * and its site is the setting's (row.accountSites), else the international site. When that site
+ * has no row for the hour, the other site's row prices it rather than nothing.
+ */
+function ofSite(rows: readonly PriceRow[], query: PriceQuery): readonly PriceRow[] {
+  const sited = rows.find((r) => r.site);
+  if (!sited) return rows;
+  const labels =
+    typeof query.labels === "string" ? parseLabels(query.labels) : (query.labels ?? {});
+  const account = query.account ?? labels[ACCOUNT_LABEL];
+  const wanted = (account ? sited.accountSites?.[account] : undefined) ?? DEFAULT_SITE;
+  const own = rows.filter((r) => !r.site || r.site === wanted);
+  return own.length > 0 ? own : rows;
 }
 
 type Converted =

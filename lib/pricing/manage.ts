@@ -41,6 +41,7 @@ export function toPricingDto(r: PriceEntry): PricingRowDto {
     updatedAt: r.updatedAt.toISOString(),
     retiredAt: r.retiredAt?.toISOString() ?? null,
     retiredBy: r.retiredBy,
+    site: r.site,
   };
 }
 

@@ -25,7 +25,7 @@ describe("priceNoteOf", () => {
       region: "cn-shanghai",
     };
     expect(priceNoteOf(priced(ali), "cn-shanghai")).toBe(
-      "¥11.63/h at 0.13748728 USD/CNY (2025-02)",
+      "¥11.63/h at 0.14878738 USD/CNY (2026-08-21)",
     );
   });
 });

@@ -44,6 +44,24 @@ function daily(day: string, perUsd: string, release: string): ExchangeRateRow {
   };
 }
 
+/** A daily rate read from the Data Download Program's CSV (the form `npm run rates:import` takes). */
+function ddp(day: string, perUsd: string, citation: string): ExchangeRateRow {
+  return {
+    currency: "CNY",
+    usdPerUnit: invertQuote(perUsd),
+    effectiveFrom: new Date(`${day}T00:00:00Z`),
+    source: `Federal Reserve H.10, series H10/H10/RXI_N.B.CH, noon buying rate, yuan per USD: ${perUsd} CNY per USD on ${day}; ${citation}`,
+    sourceDate: day,
+  };
+}
+
+// The newest rate shipped. A sourced monthly average for March 2025 to November 2026 was not to
+// be had when this was written; finance loads the series itself from the Board's download (a
+// daily or monthly H.10/G.5 CSV) with `npm run rates:import`, and those rows replace nothing
+// shipped: a later date simply takes over from its day.
+const DDP_2026_08 =
+  "the Board's Data Download Program CSV (https://www.federalreserve.gov/datadownload/Output.aspx?filetype=csv&from=&label=include&lastobs=10&layout=seriescolumn&rel=H10&series=60f32914ab61dfab590e0e470153e3ae&to=&type=package), available 2026-08-24T20:15:09Z, as recorded with its SHA-256 in a public primary-source audit of that download";
+
 export const SHIPPED_RATES: readonly ExchangeRateRow[] = [
   daily("2023-07-28", "7.1488", "2023-07-31"),
   daily("2024-01-12", "7.1665", "2024-01-16"),
@@ -52,4 +70,5 @@ export const SHIPPED_RATES: readonly ExchangeRateRow[] = [
   monthly("2024-12", "7.2807", "2025-03-03"),
   monthly("2025-01", "7.2957", "2025-03-03"),
   monthly("2025-02", "7.2734", "2025-03-03"),
+  ddp("2026-08-21", "6.7210", DDP_2026_08),
 ];

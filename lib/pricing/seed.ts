@@ -1,6 +1,7 @@
 import "server-only";
 import { db, type Db } from "../db.ts";
 import { CATALOGUE, catalogueRows } from "./catalogue.ts";
+import { WITHDRAWN, type WithdrawnRow } from "./catalogue-withdrawn.ts";
 import { installShippedRates } from "./rates.ts";
 import type { CatalogueRow, InstallResult, PriceRow } from "./types.ts";
 
@@ -14,13 +15,19 @@ import type { CatalogueRow, InstallResult, PriceRow } from "./types.ts";
 
 type Key = Pick<
   PriceRow,
-  "provider" | "instanceType" | "region" | "pricingModel" | "effectiveFrom"
+  "provider" | "instanceType" | "region" | "pricingModel" | "effectiveFrom" | "site"
 >;
 
 function key(r: Key): string {
-  return [r.provider, r.instanceType, r.region, r.pricingModel, r.effectiveFrom.toISOString()].join(
-    "|",
-  );
+  const { provider, instanceType, region, pricingModel, effectiveFrom, site } = r;
+  return [
+    provider,
+    instanceType,
+    region,
+    pricingModel,
+    effectiveFrom.toISOString(),
+    site ?? "",
+  ].join("|");
 }
 
 const CONTENT = [
@@ -46,23 +53,26 @@ function sameContent(a: PriceRow, b: PriceRow): boolean {
 export async function installShippedCatalogue(
   client: Db = db,
   catalogue: readonly CatalogueRow[] = CATALOGUE,
-): Promise<InstallResult> {
+  withdrawn: readonly WithdrawnRow[] = WITHDRAWN,
+): Promise<InstallResult & { withdrawn?: number }> {
   await installShippedRates(client);
-  const rows = catalogueRows(catalogue).map(({ rates: _rates, ...r }) => ({
+  const rows = catalogueRows(catalogue).map(({ rates: _rates, accountSites: _sites, ...r }) => ({
     ...r,
     localPerHourMicros: r.localPerHourMicros ?? null,
+    site: r.site ?? "",
   }));
   const existing = await client.priceEntry.findMany();
   const have = new Map(existing.map((r) => [key(r), r]));
   const result: InstallResult = { inserted: 0, updated: 0, kept: 0 };
   for (const r of rows) {
     const where = {
-      provider_instanceType_region_pricingModel_effectiveFrom: {
+      provider_instanceType_region_pricingModel_effectiveFrom_site: {
         provider: r.provider,
         instanceType: r.instanceType,
         region: r.region,
         pricingModel: r.pricingModel,
         effectiveFrom: r.effectiveFrom,
+        site: r.site,
       },
     };
     const current = have.get(key(r));
@@ -86,5 +96,34 @@ export async function installShippedCatalogue(
       result.kept++;
     }
   }
-  return result;
+  const gone = await retireWithdrawn(client, withdrawn, new Set(rows.map(key)));
+  return gone > 0 ? { ...result, withdrawn: gone } : result;
+}
+
+/** Retires the rows a release withdrew (catalogue-withdrawn.ts) while they are still as shipped;
+ * a key the catalogue ships again is never retired. Returns how many it retired. */
+async function retireWithdrawn(
+  client: Db,
+  withdrawn: readonly WithdrawnRow[],
+  shipped: ReadonlySet<string>,
+): Promise<number> {
+  let n = 0;
+  for (const w of withdrawn) {
+    if (shipped.has(key(w))) continue;
+    const done = await client.priceEntry.updateMany({
+      where: {
+        provider: w.provider,
+        instanceType: w.instanceType,
+        region: w.region,
+        pricingModel: w.pricingModel,
+        effectiveFrom: w.effectiveFrom,
+        site: w.site ?? "",
+        origin: "shipped",
+        retiredAt: null,
+      },
+      data: { retiredAt: new Date(), retiredBy: w.why },
+    });
+    n += done.count;
+  }
+  return n;
 }

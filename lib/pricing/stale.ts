@@ -24,6 +24,18 @@ export function isStale(sourceDate: string, now: Date): boolean {
   return now.getTime() - d.getTime() > STALE_AFTER_DAYS * DAY_MS;
 }
 
+/**
+ * Stale for the hour it prices: read more than 90 days before `now`, or read more than 90 days
+ * after `hour`. A figure read in December 2026 and applied back to 2024 (a page with no date of
+ * its own, given the catalogue's baseline as its start) was not known then: for those hours it is
+ * as unchecked as an old reading is for today's.
+ */
+export function isStaleFor(sourceDate: string, hour: Date, now: Date): boolean {
+  const d = sourceDay(sourceDate);
+  if (!d || isStale(sourceDate, now)) return true;
+  return d.getTime() - hour.getTime() > STALE_AFTER_DAYS * DAY_MS;
+}
+
 /** Whole days between the source date and `now`, for "read 412 days ago". */
 export function ageInDays(sourceDate: string, now: Date): number | null {
   const d = sourceDay(sourceDate);

@@ -31,7 +31,21 @@ export interface PriceRow {
   source: string;
   sourceDate: string;
   note: string | null;
+  /** which of the provider's price lists ("" its only one; Tencent: SITES); absent means "" */
+  site?: string;
+  /** the accounts (cloud_account host label) that buy from each site of this row's provider,
+   * e.g. { "1250000000": "china" }; an account not named buys from DEFAULT_SITE. loadPriceRows
+   * attaches it from the setting (tencentChinaSiteAccounts) */
+  accountSites?: Readonly<Record<string, string>>;
 }
+
+/** A provider's two price lists (Tencent Cloud): the international site (USD) and the China site (CNY). */
+export const SITES = ["international", "china"] as const;
+export type Site = (typeof SITES)[number];
+/** the site of an account the settings do not name */
+export const DEFAULT_SITE: Site = "international";
+/** the host label that names a host's cloud account (the account id its bill is under) */
+export const ACCOUNT_LABEL = "cloud_account";
 
 /**
  * A seed catalogue row as written by hand: the price is a decimal string, converted exactly. A
@@ -51,6 +65,8 @@ export interface CatalogueRow {
   source: string;
   sourceDate: string;
   note: string | null;
+  /** "" (the provider's only list) unless the provider has two sites */
+  site?: Site;
 }
 
 /** What installing shipped rows (prices, rates) did. */

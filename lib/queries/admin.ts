@@ -40,6 +40,7 @@ export const appSettingsSchema = z.object({
   allowPrivateWebhookTargets: z.boolean(),
   pseudonymizeHoldersForViewers: z.boolean(),
   peopleEmailPattern: z.string().nullable(),
+  tencentChinaSiteAccounts: z.array(z.string()),
 });
 export type AppSettingsDto = z.infer<typeof appSettingsSchema>;
 

@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db.ts";
+import { db, type Db } from "@/lib/db.ts";
 import { emailPatternSchema } from "@/lib/zod/schemas/person.ts";
+import { cloudAccountsSchema } from "@/lib/zod/schemas/price-site.ts";
 
 // Settings an admin changes at run time, kept in the store so every replica sees the same value.
 
@@ -12,6 +13,9 @@ const SETTINGS = {
   pseudonymizeHoldersForViewers: z.boolean(),
   /** The people directory's address pattern for holders it has no entry for (null: none). */
   peopleEmailPattern: emailPatternSchema.nullable(),
+  /** Tencent Cloud accounts (a host's cloud_account label) that buy from the China site's CNY
+   * list; every other Tencent account is priced from the international site's USD list. */
+  tencentChinaSiteAccounts: cloudAccountsSchema,
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -21,16 +25,26 @@ const DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   allowPrivateWebhookTargets: false,
   pseudonymizeHoldersForViewers: false,
   peopleEmailPattern: null,
+  tencentChinaSiteAccounts: [],
 };
 
 export const settingsSchema = z.strictObject({
   allowPrivateWebhookTargets: SETTINGS.allowPrivateWebhookTargets.optional(),
   pseudonymizeHoldersForViewers: SETTINGS.pseudonymizeHoldersForViewers.optional(),
   peopleEmailPattern: SETTINGS.peopleEmailPattern.optional(),
+  tencentChinaSiteAccounts: SETTINGS.tencentChinaSiteAccounts.optional(),
 });
 
 export async function getSetting<K extends SettingKey>(key: K): Promise<SettingValue<K>> {
-  const row = await db.appSetting.findUnique({ where: { key } });
+  return getSettingFrom(db, key);
+}
+
+/** getSetting on a given store (the price loader takes one). */
+export async function getSettingFrom<K extends SettingKey>(
+  client: Db,
+  key: K,
+): Promise<SettingValue<K>> {
+  const row = await client.appSetting.findUnique({ where: { key } });
   if (!row) return DEFAULTS[key];
   const parsed = SETTINGS[key].safeParse(JSON.parse(row.value));
   if (parsed.success) return parsed.data as SettingValue<K>;
@@ -43,6 +57,7 @@ export async function getSettings(): Promise<{ [K in SettingKey]: SettingValue<K
     allowPrivateWebhookTargets: await getSetting("allowPrivateWebhookTargets"),
     pseudonymizeHoldersForViewers: await getSetting("pseudonymizeHoldersForViewers"),
     peopleEmailPattern: await getSetting("peopleEmailPattern"),
+    tencentChinaSiteAccounts: await getSetting("tencentChinaSiteAccounts"),
   };
 }
 

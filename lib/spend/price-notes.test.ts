@@ -45,7 +45,12 @@ describe("priceNotes", () => {
         hostname: "gpu-alibaba-sha-020",
         currency: "CNY",
         rates: [
-          expect.objectContaining({ usdPerUnit: "0.13748728", sourceDate: "2025-02", stale: true }),
+          // the newest shipped rate, 2026-08-21: 91 days before `now`, so stale
+          expect.objectContaining({
+            usdPerUnit: "0.14878738",
+            sourceDate: "2026-08-21",
+            stale: true,
+          }),
         ],
       },
     ]);
@@ -68,5 +73,27 @@ describe("priceNotes", () => {
       "2024-01-01T00:00:00.000Z",
       "2025-06-01T00:00:00.000Z",
     ]);
+  });
+
+  it("flags a row read long after the hours it priced (Tencent's undated page, read 2026-12-01)", () => {
+    const tencent = (first: string, last: string) =>
+      priceNotes(
+        [
+          {
+            ...group("t", "tencent", "GN7.2XLARGE32", "ap-guangzhou", first),
+            last: new Date(last),
+          },
+        ],
+        catalogueRows(),
+        now,
+      ).used[0];
+    expect(tencent("2025-03-01T00:00:00Z", "2025-03-31T23:00:00Z")).toMatchObject({
+      sourceDate: "2026-12-01",
+      stale: true,
+    });
+    expect(tencent("2026-11-01T00:00:00Z", "2026-11-20T11:00:00Z")).toMatchObject({
+      sourceDate: "2026-12-01",
+      stale: false,
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { DAY_MS } from "../core/time.ts";
 import { formatMicros } from "../core/money.ts";
 import { lookupPrice, priceRegionNote, type PricedLookup } from "../pricing/lookup.ts";
-import { ageInDays, isStale } from "../pricing/stale.ts";
+import { ageInDays, isStale, isStaleFor } from "../pricing/stale.ts";
 import type { PriceRow } from "../pricing/types.ts";
 import type { PriceNotes } from "../zod/schemas/price-notes.ts";
 
@@ -48,7 +48,7 @@ export function priceNotes(
         g.pricingModel,
         p.effectiveFrom.getTime(),
       ].join("|");
-      const u = used.get(key) ?? newUsed(g, p, now);
+      const u = used.get(key) ?? newUsed(g, p, at, now);
       if (!u.hosts.includes(g.hostname)) u.hosts.push(g.hostname);
       const note = priceRegionNote(p.region, g.region);
       if (note && !u.fallbackFor.includes(g.region)) u.fallbackFor.push(g.region);
@@ -86,7 +86,8 @@ export function priceNotes(
   };
 }
 
-function newUsed(g: PricedGroup, p: PricedLookup, now: Date): PriceNotes["used"][number] {
+/** `at`: the first hour the row priced in the month (a row read long after it is stale too) */
+function newUsed(g: PricedGroup, p: PricedLookup, at: Date, now: Date): PriceNotes["used"][number] {
   return {
     provider: g.provider,
     instanceType: g.instanceType,
@@ -94,7 +95,7 @@ function newUsed(g: PricedGroup, p: PricedLookup, now: Date): PriceNotes["used"]
     pricingModel: g.pricingModel,
     effectiveFrom: p.effectiveFrom.toISOString(),
     sourceDate: p.sourceDate ?? "",
-    stale: isStale(p.sourceDate ?? "", now),
+    stale: isStaleFor(p.sourceDate ?? "", at, now),
     ageDays: ageInDays(p.sourceDate ?? "", now),
     localCurrency: p.localCurrency ?? null,
     localPerHour:

@@ -18,5 +18,8 @@ export const PATCH = handle("settings:write", async (req: Request) => {
   if (patch.pseudonymizeHoldersForViewers !== undefined) {
     await setSetting("pseudonymizeHoldersForViewers", patch.pseudonymizeHoldersForViewers);
   }
+  if (patch.tencentChinaSiteAccounts !== undefined) {
+    await setSetting("tencentChinaSiteAccounts", patch.tencentChinaSiteAccounts);
+  }
   return json(await getSettings());
 });

@@ -14,7 +14,11 @@ export const priceNotesSchema = z.object({
       pricingModel: z.string(),
       effectiveFrom: isoTimeSchema,
       sourceDate: z.string(),
-      stale: z.boolean().describe("the source date is more than 90 days old"),
+      stale: z
+        .boolean()
+        .describe(
+          "read more than 90 days ago, or more than 90 days after the first hour it priced this month (a figure applied back from a later reading)",
+        ),
       ageDays: z.number().int().nullable(),
       localCurrency: z.string().nullable(),
       localPerHour: z.string().nullable(),

@@ -128,6 +128,12 @@ export const pricingRowSchema = z.object({
   updatedAt: isoTimeSchema,
   retiredAt: isoTimeSchema.nullable().describe("a retired row prices nothing"),
   retiredBy: z.string().nullable(),
+  site: z
+    .string()
+    .optional()
+    .describe(
+      'which of the provider\'s price lists: "" its only one; Tencent: "international" (USD) or "china" (CNY)',
+    ),
 });
 export type PricingRowDto = z.infer<typeof pricingRowSchema>;
 export const pricingListSchema = z.object({ rows: z.array(pricingRowSchema) });
