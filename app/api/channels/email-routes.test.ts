@@ -47,12 +47,17 @@ afterAll(async () => disconnect());
 
 describe("email channels over the API", () => {
   it("creates one from SMTP settings and lists it without any password", async () => {
-    const res = await channels.POST(req("POST", { name: "ml mail", kind: "email", email: smtp }));
+    const res = await channels.POST(
+      req("POST", { name: "ml mail", kind: "email", email: smtp }),
+      undefined,
+    );
     expect(res.status).toBe(201);
     const c = (await res.json()) as { id: string; url: string; email: Record<string, unknown> };
     expect(c.url).toBe("smtp://smtp.example.com:587");
     expect(c.email).toEqual({ ...smtp, caFile: null });
-    const listed = await (await channels.GET(new Request("http://local/api/channels"))).text();
+    const listed = await (
+      await channels.GET(new Request("http://local/api/channels"), undefined)
+    ).text();
     expect(listed).toContain('"passwordFile":"/run/secrets/smtp-password"');
     expect(listed).not.toMatch(/"password"\s*:/);
   });
@@ -64,6 +69,7 @@ describe("email channels over the API", () => {
         kind: "email",
         email: { ...smtp, tls: "none", from: "not-an-address", passwordFile: "relative/path" },
       }),
+      undefined,
     );
     expect(res.status).toBe(400);
     const body = (await res.json()) as { code: string; issues: { path: string }[] };
@@ -73,10 +79,12 @@ describe("email channels over the API", () => {
     // a password in the body is not a field: refused, never stored
     const withPassword = await channels.POST(
       req("POST", { name: "pw", kind: "email", email: { ...smtp, password: "hunter2" } }),
+      undefined,
     );
     expect(withPassword.status).toBe(400);
     const url = await channels.POST(
       req("POST", { name: "u", kind: "email", email: smtp, url: "https://x.example" }),
+      undefined,
     );
     expect(url.status).toBe(400);
   });
@@ -84,6 +92,7 @@ describe("email channels over the API", () => {
   it("turns a webhook channel into an email channel, and changes its TLS mode", async () => {
     const made = await channels.POST(
       req("POST", { name: "hook", kind: "webhook", url: "https://hooks.example.com/x" }),
+      undefined,
     );
     const { id } = (await made.json()) as { id: string };
     const turned = await channel.PATCH(req("PATCH", { kind: "email", email: smtp }), ctx(id));
