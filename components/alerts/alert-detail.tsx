@@ -41,7 +41,11 @@ export function AlertDetail({ id }: { id: string }) {
           <ul className="timeline">
             {a.notifications.map((n) => (
               <li key={n.id} data-testid="alert-notification" data-status={n.status}>
-                <strong>{n.channelName}</strong> · {n.transition} ·{" "}
+                <strong>{n.channelName}</strong>
+                {n.recipient ? (
+                  <span data-testid="alert-notification-recipient"> to {n.recipient}</span>
+                ) : null}{" "}
+                · {n.transition} ·{" "}
                 <span className={`badge ${n.status === "delivered" ? "ok" : n.status}`}>
                   {n.status}
                 </span>{" "}

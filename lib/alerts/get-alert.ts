@@ -24,9 +24,29 @@ export async function alertInScope(
   return scopedId(id);
 }
 
+/** "email:ada@x.io" → "email ada@x.io", "slack:U0…" → "Slack <@U0…>", the person named by `person`. */
+export function recipientLabel(recipient: string, person: (name: string) => string): string | null {
+  const at = recipient.indexOf(":");
+  if (recipient === "" || at < 0) return null;
+  const kind = recipient.slice(0, at);
+  const who = person(recipient.slice(at + 1));
+  return kind === "slack" ? `Slack <@${who}>` : `${kind} ${who}`;
+}
+
 export async function getAlert(
   id: string,
-  { client = defaultDb, now = new Date(), scope }: { client?: Db; now?: Date; scope: TeamScope },
+  {
+    client = defaultDb,
+    now = new Date(),
+    scope,
+    person = (name) => name,
+  }: {
+    client?: Db;
+    now?: Date;
+    scope: TeamScope;
+    /** how the viewer sees a person (a pseudonym for viewers when the admin chose so) */
+    person?: (name: string) => string;
+  },
 ): Promise<AlertDetail> {
   const a = await client.alert.findUnique({
     where: { id },
@@ -66,6 +86,7 @@ export async function getAlert(
       channelId: n.channelId,
       channelName: n.channel.name,
       transition: n.transition,
+      recipient: recipientLabel(n.recipient, person),
       status: n.status,
       attempts: n.attempts,
       nextAttemptAt: n.nextAttemptAt.toISOString(),

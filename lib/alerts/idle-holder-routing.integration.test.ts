@@ -15,6 +15,7 @@ import { deliverAll, HOSTS, said, setUpRouting, type Routing } from "../testing/
 import { hasPrometheus, startPrometheus, type RunningPrometheus } from "../testing/prometheus.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { evaluateAlerts } from "./evaluate-rules.ts";
+import { getAlert } from "./get-alert.ts";
 
 // Idle alerts reach the person holding the GPU and nobody else (issue 24), in both metric modes:
 // simulated hosts scraped by the embedded ingest, then by a real Prometheus (skipped where no
@@ -115,6 +116,25 @@ describe("idle alerts go to the holder (embedded)", () => {
       "email:alice@example.com",
       "email:dave@example.com",
       "slack:U0ALICE1",
+    ]);
+    // and the alert's page says so, with the person as the viewer may see them
+    const alice = await db.notification.findFirstOrThrow({
+      where: { recipient: "email:alice@example.com" },
+    });
+    const detail = await getAlert(alice.alertId, { client: db, now, scope: null });
+    expect(detail.notifications.map((n) => n.recipient).sort()).toEqual([
+      "Slack <@U0ALICE1>",
+      "email alice@example.com",
+    ]);
+    const masked = await getAlert(alice.alertId, {
+      client: db,
+      now,
+      scope: null,
+      person: () => "user-0000",
+    });
+    expect(masked.notifications.map((n) => n.recipient).sort()).toEqual([
+      "Slack <@user-0000>",
+      "email user-0000",
     ]);
   });
 

@@ -84,6 +84,12 @@ export const alertNotificationSchema = z.object({
   channelId: z.string(),
   channelName: z.string(),
   transition: z.string(),
+  recipient: z
+    .string()
+    .nullable()
+    .describe(
+      "the person an idle alert went to instead of the channel's own destination (the GPU's holder or the host's owner, through the people directory), e.g. `email ada@example.com` or `Slack <@U0…>`; null: the channel's destination",
+    ),
   status: z.string(),
   attempts: z.number().int(),
   nextAttemptAt: isoTimeSchema,
