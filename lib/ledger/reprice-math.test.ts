@@ -32,6 +32,8 @@ const stored = (rows: readonly LedgerRow[]): StoredLedgerRow[] =>
     costMicros: r.costMicros,
     idleCostMicros: r.idleCostMicros,
     currency: r.currency,
+    actualSource: null,
+    listCostMicros: null,
   }));
 
 /**
@@ -206,6 +208,8 @@ describe("repriceHostHour", () => {
       costMicros: 0n,
       idleCostMicros: 0n,
       currency: "USD",
+      actualSource: null,
+      listCostMicros: null,
     };
   }
 });
