@@ -184,6 +184,8 @@ describe("repriceHostHour", () => {
       idleCostMicros,
       priced: true,
       currency: "USD",
+      actualSource: null,
+      listCostMicros: null,
     });
     expect(got).toEqual([
       row("host", 7_000_000n, 1_750_000n),
