@@ -162,6 +162,18 @@ async function repriceNow(): Promise<Response> {
   });
 }
 
+/** Previews the open month's actuals (from its imported bills), then applies them. */
+async function actualsNow(): Promise<Response> {
+  const month = new Date().toISOString().slice(0, 7);
+  const preview = await call("POST /api/billing/actuals", { month });
+  const { newTotalMicros } = (await preview.json()) as { newTotalMicros: string };
+  return call("POST /api/billing/actuals", {
+    month,
+    apply: true,
+    expectedNewTotalMicros: newTotalMicros,
+  });
+}
+
 /** Each mutating route: how to call it successfully, and the audit action it must leave. */
 const SCENARIOS: Record<
   string,
@@ -343,6 +355,10 @@ const SCENARIOS: Record<
   "POST /api/pricing/reprice": {
     action: "pricing.reprice",
     run: () => repriceNow(),
+  },
+  "POST /api/billing/actuals": {
+    action: "pricing.reprice",
+    run: () => actualsNow(),
   },
   "POST /api/billing/import": {
     action: "billing.import",

@@ -71,6 +71,7 @@ const EXPECTED: Record<string, Rule> = {
   "GET /api/billing/reconcile": financeRead,
   "GET /api/billing/reconcile.csv": financeRead,
   "POST /api/billing/import": financeWrite,
+  "POST /api/billing/actuals": financeWrite,
   "GET /api/costs/holders": financeRead,
   "GET /api/costs/holders.csv": financeRead,
   "GET /api/pricing": financeRead,

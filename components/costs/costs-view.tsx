@@ -17,6 +17,7 @@ import { LocalTime } from "../time-zone.tsx";
 import { useSearchState } from "../use-search-state.ts";
 import { BreakdownTable } from "./breakdown-table.tsx";
 import { BudgetPanel } from "./budget-panel.tsx";
+import { CostBasisNote } from "./cost-basis-note.tsx";
 import { CostInstanceTable } from "./cost-instance-table.tsx";
 import { HolderTable } from "./holder-table.tsx";
 import { FocusExport } from "./focus-export.tsx";
@@ -157,6 +158,7 @@ function CostsBody({ m }: { m: CostMonth }) {
           }
         />
       </section>
+      <CostBasisNote m={m} />
 
       {m.unpricedNow.length > 0 ? <UnpricedNow rows={m.unpricedNow} /> : null}
       {m.priceNotes ? <PriceNotesPanel notes={m.priceNotes} /> : null}

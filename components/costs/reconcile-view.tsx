@@ -11,6 +11,7 @@ import { monthSchema } from "@/lib/zod/schemas/month.ts";
 import { SourceBanner } from "../source-banner.tsx";
 import { Stat } from "../stat.tsx";
 import { useSearchState } from "../use-search-state.ts";
+import { ActualsPanel } from "./actuals-panel.tsx";
 import { BillImportPanel } from "./bill-import-panel.tsx";
 import { MonthPicker } from "./month-picker.tsx";
 import { NotBilledTable, ReconGroupTable, ReconRowsTable } from "./reconcile-tables.tsx";
@@ -129,6 +130,7 @@ function ReconcileBody({ r }: { r: ReconciliationDto }) {
           )
           .join("; ")}
       </p>
+      <ActualsPanel key={r.month} r={r} />
       <ReconRowsTable
         id="unmonitored"
         title="GPUs nobody monitors"

@@ -4,7 +4,8 @@ import {
   reconcileQuerySchema,
   reconciliationSchema,
 } from "../zod/schemas/billing.ts";
-import { err, ok, queryParameters, schemaOf, type JsonObject } from "../zod/openapi-parts.ts";
+import { body, err, ok, queryParameters, schemaOf, type JsonObject } from "../zod/openapi-parts.ts";
+import { repriceRequestSchema } from "../zod/schemas/reprice.ts";
 
 // OpenAPI paths of the billing API (issue 26), from the zod schemas the routes validate with.
 // Merged into the document by lib/openapi/openapi.ts.
@@ -50,6 +51,24 @@ export function billingPaths(): JsonObject {
           "200": ok("Reconciliation"),
           "400": err("a bad month"),
           "403": fleetWide,
+        },
+      },
+    },
+    "/api/billing/actuals": {
+      post: {
+        summary:
+          "Re-price a month's ledger from its imported bills (actuals; finance, no team limit): " +
+          "each host-hour matched to billed lines takes their effective cost, its list estimate " +
+          "kept beside; other hours keep the list price. The catalogue re-pricing's body and " +
+          "answer (source: bill): without apply a preview of the old and new totals that writes " +
+          "nothing; with apply and the previewed new total it writes (409 when the bill or the " +
+          "ledger changed since). A closed month needs reopen: true; audited",
+        requestBody: body(repriceRequestSchema),
+        responses: {
+          "200": ok("RepriceResult"),
+          "400": err("a bad month or body"),
+          "403": fleetWide,
+          "409": err("stale preview, a closed month without reopen, or a re-pricing under way"),
         },
       },
     },

@@ -3,6 +3,7 @@ import { HOUR_MS } from "../core/time.ts";
 import { formatCents, roundToUnit } from "../core/money.ts";
 import { monthBounds } from "../core/months.ts";
 import type { Db } from "../db.ts";
+import { actualsStatus, type ActualsStatus } from "./actuals.ts";
 import { hostMatcher } from "./match.ts";
 import { explainVariance, type BilledHourIn, type LedgerHourIn } from "./reasons.ts";
 import {
@@ -51,6 +52,8 @@ export interface Reconciliation {
   byTeam: GroupDto[];
   byProvider: GroupDto[];
   byPricingModel: GroupDto[];
+  /** how much of the month's ledger is on actuals (re-priced from the bills) */
+  actuals: ActualsStatus;
 }
 
 export const UNMONITORED_TEAM = "(not monitored)";
@@ -73,7 +76,7 @@ function notBilledWhy(
 export async function getReconciliation(db: Db, month: string): Promise<Reconciliation> {
   const { from, to } = monthBounds(month);
   const inMonth = { hourStart: { gte: from, lt: to } };
-  const [imports, hosts, lineGroups, estimates] = await Promise.all([
+  const [imports, hosts, lineGroups, estimates, actuals] = await Promise.all([
     db.billingImport.findMany({ where: { period: month }, orderBy: { importedAt: "asc" } }),
     db.host.findMany({
       select: {
@@ -107,6 +110,7 @@ export async function getReconciliation(db: Db, month: string): Promise<Reconcil
       where: { ...inMonth, gpuKey: "host" },
       _sum: { costMicros: true },
     }),
+    actualsStatus(db, month),
   ]);
   const match = hostMatcher(hosts);
   const byHost = new Map<string, typeof lineGroups>();
@@ -119,14 +123,22 @@ export async function getReconciliation(db: Db, month: string): Promise<Reconcil
   }
   const ledger = await db.usageHour.findMany({
     where: { ...inMonth, gpuKey: "host", hostId: { in: [...byHost.keys()] } },
-    select: { hostId: true, hourStart: true, costMicros: true, upSeconds: true, priced: true },
+    select: {
+      hostId: true,
+      hourStart: true,
+      costMicros: true,
+      listCostMicros: true,
+      upSeconds: true,
+      priced: true,
+    },
   });
   const ledgerByHost = new Map<string, LedgerHourIn[]>();
   for (const l of ledger) {
     const list = ledgerByHost.get(l.hostId) ?? [];
     list.push({
       hourStart: l.hourStart.getTime(),
-      costMicros: l.costMicros,
+      // the list estimate, also for an hour on actuals (its cost is then the bill's)
+      costMicros: l.listCostMicros ?? l.costMicros,
       upSeconds: l.upSeconds,
       priced: l.priced,
     });
@@ -223,6 +235,7 @@ export async function getReconciliation(db: Db, month: string): Promise<Reconcil
     byTeam: groupDtos(rows, (r) => r.team),
     byProvider: groupDtos(rows, (r) => r.provider),
     byPricingModel: groupDtos(rows, (r) => r.pricingModel),
+    actuals,
   };
 }
 

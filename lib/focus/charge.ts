@@ -20,6 +20,10 @@ export interface LedgerHour {
   upSeconds: number;
   costMicros: bigint;
   idleCostMicros: bigint;
+  /** "bill": costMicros is the billed effective cost (issue 26); null or absent: the list estimate */
+  actualSource?: string | null;
+  /** the list estimate kept beside an actual */
+  listCostMicros?: bigint | null;
   gpuModel: string | null;
   utilMean: number | null;
   /** physical GPUs (not MIG slices) with a ledger row this hour, and their up seconds */
@@ -78,6 +82,8 @@ export interface Charge {
   costMicros: bigint;
   idleMicros: bigint;
   listMicros: bigint;
+  /** the charge's hours cost what the bill charged (actuals), not the list estimate */
+  actual: boolean;
   gpuSeconds: number;
   gpuCount: number;
   gpuModel: string | null;

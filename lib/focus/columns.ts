@@ -70,6 +70,8 @@ export interface FocusRow {
   x_HostId: string;
   x_PricingModel: string;
   x_ListPriceSource: "ledger" | "on_demand_catalogue";
+  /** bill: BilledCost/EffectiveCost are the imported bill's (actuals); list_estimate: the ledger's */
+  x_CostSource: "bill" | "list_estimate";
 }
 
 export type ColumnName = keyof FocusRow;
@@ -142,6 +144,7 @@ export const FOCUS_COLUMNS: readonly ColumnDef[] = [
   c("x_HostId", "string"),
   c("x_PricingModel", "string"),
   c("x_ListPriceSource", "string"),
+  c("x_CostSource", "string"),
 ];
 
 export const COLUMN_NAMES: readonly ColumnName[] = FOCUS_COLUMNS.map((col) => col.name);

@@ -101,6 +101,8 @@ async function ledgerDay(
         upSeconds: true,
         costMicros: true,
         idleCostMicros: true,
+        actualSource: true,
+        listCostMicros: true,
         gpuModel: true,
         utilMean: true,
       },

@@ -59,6 +59,32 @@ describe("buildFocusRows", () => {
     expect(rows[0]?.Tags).toMatchObject({ team: "a", owner: "bob" });
   });
 
+  it("bills hours on actuals at the bill's cost and lists them at the ledger's estimate", () => {
+    const rows = buildFocusRows(
+      [
+        hour("2026-11-05T10", {
+          costMicros: 21_500_000n,
+          actualSource: "bill",
+          listCostMicros: 27_197_000n,
+        }),
+        hour("2026-11-05T11", {
+          costMicros: 21_400_000n,
+          actualSource: "bill",
+          listCostMicros: 27_197_000n,
+        }),
+        hour("2026-11-05T12"), // no bill row: the list estimate
+      ],
+      ctx(),
+      "daily",
+    );
+    expect(
+      rows.map((r) => [r.x_CostSource, r.BilledCost, r.EffectiveCost, r.ListCost, r.ListUnitPrice]),
+    ).toEqual([
+      ["bill", 42_900_000n, 42_900_000n, 54_394_000n, 27_197_000n],
+      ["list_estimate", 27_197_000n, 27_197_000n, 27_197_000n, 27_197_000n],
+    ]);
+  });
+
   it("splits a spot day where the on-demand list price changed, so unit price × hours holds", () => {
     const price = (h: LedgerHour) => (h.hourStart.getUTCHours() < 12 ? 30_000_000n : 33_000_000n);
     const rows = buildFocusRows(

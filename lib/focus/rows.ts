@@ -31,6 +31,10 @@ export {
 // - reserved: as spot, but BilledCost = 0: the hour is paid by the commitment (upfront or
 //   monthly), and EffectiveCost is its amortized hourly cost, as FOCUS's Discount Handling asks
 //   ("BilledCost MUST be 0 for any row where the commitment covers the entire cost").
+// - hours on actuals (re-priced from the imported bill, issue 26): the ledger cost is the billed
+//   effective cost, so BilledCost and EffectiveCost are the actual, and the ledger's list estimate
+//   (kept beside it) stands in for "the ledger cost" in ListCost and ContractedCost; actual and
+//   estimate hours never share a row, and x_CostSource says which a row is.
 
 function chargeKey(h: LedgerHour, periodStart: number, listPrice: bigint | null): string {
   return [
@@ -44,6 +48,7 @@ function chargeKey(h: LedgerHour, periodStart: number, listPrice: bigint | null)
     h.project,
     h.currency,
     listPrice ?? "ledger",
+    h.actualSource ?? "estimate",
   ].join("\u0000");
 }
 
@@ -53,8 +58,9 @@ function addHour(charges: Map<string, Charge>, h: LedgerHour, g: Granularity, ct
   const category = pricingCategory(h.pricingModel);
   const listPrice =
     category === "Dynamic" || category === "Committed" ? ctx.onDemandPrice(h) : null;
+  const estimate = h.actualSource ? (h.listCostMicros ?? h.costMicros) : h.costMicros;
   const listMicros =
-    listPrice === null ? h.costMicros : mulDivRound(listPrice, BigInt(h.upSeconds), 3600n);
+    listPrice === null ? estimate : mulDivRound(listPrice, BigInt(h.upSeconds), 3600n);
   const key = chargeKey(h, periodStart, listPrice);
   let c = charges.get(key);
   if (!c) {
@@ -66,6 +72,7 @@ function addHour(charges: Map<string, Charge>, h: LedgerHour, g: Granularity, ct
       costMicros: 0n,
       idleMicros: 0n,
       listMicros: 0n,
+      actual: Boolean(h.actualSource),
       gpuSeconds: 0,
       gpuCount: 0,
       gpuModel: null,
@@ -109,6 +116,7 @@ export function buildFocusRows(
       cmp(a.ResourceName, b.ResourceName) ||
       cmp(a.SkuPriceId, b.SkuPriceId) ||
       cmp(a.x_ListPriceSource, b.x_ListPriceSource) ||
+      cmp(a.x_CostSource, b.x_CostSource) ||
       Number(a.ListUnitPrice - b.ListUnitPrice),
   );
 }

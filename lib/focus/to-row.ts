@@ -128,5 +128,6 @@ export function toRow(c: Charge, g: Granularity, ctx: FocusContext, memo: Shared
     x_HostId: h.hostId,
     x_PricingModel: h.pricingModel,
     x_ListPriceSource: c.listPrice === null ? "ledger" : "on_demand_catalogue",
+    x_CostSource: c.actual ? "bill" : "list_estimate",
   };
 }

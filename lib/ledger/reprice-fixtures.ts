@@ -33,7 +33,12 @@ export const attribution = (over: Partial<HostAttribution> = {}): HostAttributio
 });
 
 /** The money columns of rows, for comparing what re-pricing wrote with what the ledger writes. */
-export const money = (rows: readonly RepricedRow[]) =>
+export const money = (
+  rows: readonly Pick<
+    RepricedRow,
+    "gpuKey" | "costMicros" | "idleCostMicros" | "priced" | "currency"
+  >[],
+) =>
   rows.map((r) => ({
     gpuKey: r.gpuKey,
     costMicros: r.costMicros,

@@ -32,6 +32,8 @@ const stored = (rows: readonly LedgerRow[]): StoredLedgerRow[] =>
     costMicros: r.costMicros,
     idleCostMicros: r.idleCostMicros,
     currency: r.currency,
+    actualSource: null,
+    listCostMicros: null,
   }));
 
 /**
@@ -182,6 +184,8 @@ describe("repriceHostHour", () => {
       idleCostMicros,
       priced: true,
       currency: "USD",
+      actualSource: null,
+      listCostMicros: null,
     });
     expect(got).toEqual([
       row("host", 7_000_000n, 1_750_000n),
@@ -206,6 +210,8 @@ describe("repriceHostHour", () => {
       costMicros: 0n,
       idleCostMicros: 0n,
       currency: "USD",
+      actualSource: null,
+      listCostMicros: null,
     };
   }
 });

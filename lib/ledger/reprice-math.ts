@@ -8,8 +8,9 @@ import { migSplitWeights, sliceFraction } from "./mig-split.ts";
 // hour is what the ledger (ledger-math.ts computeHostHour) would have written with the price in
 // force now at the hour's start, from the hour's stored rows: same rounding, same even split over
 // the physical GPUs in uuid order, same MIG split, so re-pricing an hour with the price it was
-// written with changes nothing. Only costMicros, idleCostMicros, priced and currency ever change:
-// the ledger has no price reference, and usage (up/idle seconds) is what was measured.
+// written with changes nothing. Only costMicros, idleCostMicros, priced and currency ever change
+// (and, for an hour on actuals, the estimate kept beside its actual: reprice-source.ts): the
+// ledger has no price reference, and usage (up/idle seconds) is what was measured.
 
 export const HOST_KEY = "host";
 
@@ -26,6 +27,10 @@ export interface StoredLedgerRow {
   costMicros: bigint;
   idleCostMicros: bigint;
   currency: string;
+  /** null: the cost is the list estimate; "bill": the billed effective cost (issue 26) */
+  actualSource: string | null;
+  /** the list estimate kept when the cost is an actual */
+  listCostMicros: bigint | null;
 }
 
 /** What re-pricing writes to one row. */
@@ -34,6 +39,8 @@ export interface RepricedValues {
   idleCostMicros: bigint;
   priced: boolean;
   currency: string;
+  actualSource: string | null;
+  listCostMicros: bigint | null;
 }
 
 export type RepricedRow = RepricedValues & { gpuKey: string };
@@ -78,8 +85,26 @@ export function repriceHostHour(
 ): RepricedRow[] {
   const host = rows.find((r) => r.gpuKey === HOST_KEY);
   if (!host) throw new RangeError("a ledger hour without its host row");
+  const hostCost = price.priced
+    ? mulDivRound(price.usdPerHourMicros, BigInt(host.upSeconds), 3600n)
+    : 0n;
+  return splitHostCost(rows, hostCost, price.priced, price.priced ? price.currency : "USD");
+}
+
+/**
+ * A host-hour's cost `hostCost` split over its stored rows as the ledger splits it (even over the
+ * physical GPUs in uuid order, MIG slices by weight, idle by idle seconds); in the order of `rows`.
+ * The estimate columns (actualSource, listCostMicros) are the rows' own: callers set them.
+ */
+export function splitHostCost(
+  rows: readonly StoredLedgerRow[],
+  hostCost: bigint,
+  priced: boolean,
+  currency: string,
+): RepricedRow[] {
+  const host = rows.find((r) => r.gpuKey === HOST_KEY);
+  if (!host) throw new RangeError("a ledger hour without its host row");
   const hostUp = host.upSeconds;
-  const hostCost = price.priced ? mulDivRound(price.usdPerHourMicros, BigInt(hostUp), 3600n) : 0n;
   const idleCost = (cost: bigint, idleSeconds: number): bigint =>
     hostUp === 0 ? 0n : mulDivRound(cost, BigInt(idleSeconds), BigInt(hostUp));
 
@@ -117,7 +142,6 @@ export function repriceHostHour(
     slices.forEach((s, j) => costs.set(s.gpuKey, sliceCosts[j] ?? 0n));
   });
 
-  const currency = price.priced ? price.currency : "USD";
   const gpuIdle = new Map(
     gpus.map((r) => [r.gpuKey, idleCost(costs.get(r.gpuKey) ?? 0n, r.idleSeconds)]),
   );
@@ -128,15 +152,19 @@ export function repriceHostHour(
           gpuKey: r.gpuKey,
           costMicros: hostCost,
           idleCostMicros: hostIdle,
-          priced: price.priced,
+          priced,
           currency,
+          actualSource: r.actualSource,
+          listCostMicros: r.listCostMicros,
         }
       : {
           gpuKey: r.gpuKey,
           costMicros: costs.get(r.gpuKey) ?? 0n,
           idleCostMicros: gpuIdle.get(r.gpuKey) ?? 0n,
-          priced: price.priced,
+          priced,
           currency,
+          actualSource: r.actualSource,
+          listCostMicros: r.listCostMicros,
         },
   );
 }
@@ -147,6 +175,8 @@ export function rowChanges(before: RepricedValues, after: RepricedValues): boole
     before.costMicros !== after.costMicros ||
     before.idleCostMicros !== after.idleCostMicros ||
     before.priced !== after.priced ||
-    before.currency !== after.currency
+    before.currency !== after.currency ||
+    before.actualSource !== after.actualSource ||
+    before.listCostMicros !== after.listCostMicros
   );
 }

@@ -30,6 +30,8 @@ export interface RunStart {
   oldTotal: bigint;
   reopen: boolean;
   ip: string | null;
+  /** catalogue | bill (the re-pricing source, issue 26) */
+  source: string;
 }
 
 /** Records the attempt (audit first, in the same transaction as the run row); returns its id. */
@@ -46,6 +48,7 @@ export async function startRun(db: Db, start: RunStart): Promise<string> {
           oldTotalMicros: start.oldTotal.toString(),
           expectedNewTotalMicros: start.expectedNewTotal.toString(),
           reopen: start.reopen,
+          source: start.source,
         },
         ip: start.ip,
       }),
@@ -77,6 +80,8 @@ export async function stagePage(db: Db, runId: string, changes: readonly RowChan
         idleCostMicros: v.idleCostMicros,
         priced: v.priced,
         currency: v.currency,
+        actualSource: v.actualSource,
+        listCostMicros: v.listCostMicros,
       })),
     }),
   ]);
@@ -106,7 +111,8 @@ export async function swapIn(db: Db, runId: string, audit: AuditInput): Promise<
       }
       await tx.$executeRaw`UPDATE "UsageHour" AS u
         SET "costMicros" = s."costMicros", "idleCostMicros" = s."idleCostMicros",
-            "priced" = s."priced", "currency" = s."currency"
+            "priced" = s."priced", "currency" = s."currency",
+            "actualSource" = s."actualSource", "listCostMicros" = s."listCostMicros"
         FROM "RepriceStage" AS s
         WHERE s."runId" = ${runId} AND u."id" = s."usageHourId"`;
       // The holders' shares of each re-priced GPU-hour follow its new cost, by the weights they

@@ -2,13 +2,8 @@ import "server-only";
 import type { Db } from "../db.ts";
 import { lookupPrice, type PriceLookup } from "../pricing/lookup.ts";
 import type { PriceRow } from "../pricing/types.ts";
-import {
-  HOST_KEY,
-  repriceHostHour,
-  rowChanges,
-  type RepricedValues,
-  type StoredLedgerRow,
-} from "./reprice-math.ts";
+import { HOST_KEY, rowChanges, type RepricedValues, type StoredLedgerRow } from "./reprice-math.ts";
+import { repriceFromSource, type RepriceSource } from "./reprice-source.ts";
 
 // A month of the ledger for re-pricing, streamed in pages of rows and grouped into host-hours
 // (reprice-math.ts prices each), with the month's old and new totals tallied as it goes.
@@ -30,6 +25,8 @@ const ROW_SELECT = {
   costMicros: true,
   idleCostMicros: true,
   currency: true,
+  actualSource: true,
+  listCostMicros: true,
 } as const;
 
 interface LedgerRecord extends StoredLedgerRow {
@@ -128,6 +125,8 @@ export interface Tally {
   newlyPriced: number;
   newlyUnpriced: number;
   unpricedAfter: number;
+  /** host-hours whose cost is an actual (from the imported bills) after the re-pricing */
+  actualAfter: number;
   rowsChanged: number;
   hosts: Map<string, HostTally>;
 }
@@ -146,7 +145,11 @@ export async function scanMonth(
   db: Db,
   bounds: { from: Date; to: Date },
   prices: readonly PriceRow[],
-  opts: { pageRows: number; onPage?: (changes: RowChange[]) => Promise<void> },
+  opts: {
+    pageRows: number;
+    source: RepriceSource;
+    onPage?: (changes: RowChange[]) => Promise<void>;
+  },
 ): Promise<Tally> {
   const priceOf = pricer(prices);
   const t: Tally = {
@@ -158,6 +161,7 @@ export async function scanMonth(
     newlyPriced: 0,
     newlyUnpriced: 0,
     unpricedAfter: 0,
+    actualAfter: 0,
     rowsChanged: 0,
     hosts: new Map(),
   };
@@ -167,16 +171,18 @@ export async function scanMonth(
       const host = rows.find((r) => r.gpuKey === HOST_KEY);
       // Every ledger hour has its host row; GPU rows without one are not a cost we can re-derive.
       if (!host) continue;
-      const next = repriceHostHour(rows, priceOf(host));
+      const next = repriceFromSource(rows, opts.source, () => priceOf(host));
       let hourChanged = false;
       let hostNew = host.costMicros;
       let hostPricedAfter = host.priced;
+      let hostActualAfter = host.actualSource !== null;
       rows.forEach((r, i) => {
         const v = next[i];
         if (!v) return;
         if (r.gpuKey === HOST_KEY) {
           hostNew = v.costMicros;
           hostPricedAfter = v.priced;
+          hostActualAfter = v.actualSource !== null;
           t.currency ??= v.priced ? v.currency : null;
         }
         if (rowChanges(r, v)) {
@@ -189,6 +195,7 @@ export async function scanMonth(
       t.oldTotal += host.costMicros;
       t.newTotal += hostNew;
       if (!hostPricedAfter) t.unpricedAfter++;
+      if (hostActualAfter) t.actualAfter++;
       const hostKey = [host.hostId, host.instanceType, host.pricingModel].join("\u0000");
       const h = t.hosts.get(hostKey) ?? {
         hostId: host.hostId,

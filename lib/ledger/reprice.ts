@@ -16,9 +16,11 @@ import {
   startRun,
   swapIn,
 } from "./reprice-run.ts";
+import { CATALOGUE, type RepriceSource } from "./reprice-source.ts";
 import { hostnames, scanMonth, type Tally } from "./reprice-store.ts";
 
-// Re-pricing a month of the ledger with today's catalogue (docs/architecture.md, "Domain rules"):
+// Re-pricing a month of the ledger with today's catalogue, or from the imported bills (the source:
+// reprice-source.ts; docs/architecture.md, "Domain rules"):
 // previewed first (writes nothing), then applied with the previewed new total through a recorded
 // run (reprice-run.ts), so a month moves from its old total to its new one at once or not at all.
 // The arithmetic of one host-hour is reprice-math.ts; reading the month is reprice-store.ts.
@@ -55,6 +57,7 @@ const abs = (v: bigint): bigint => (v < 0n ? -v : v);
 async function toResult(
   db: Db,
   month: string,
+  source: RepriceSource,
   t: Tally,
   flags: { closed: boolean; applied: boolean; reopened: boolean; appliedBy: string | null },
 ): Promise<RepriceResultDto> {
@@ -88,6 +91,7 @@ async function toResult(
     }));
   return {
     month,
+    source: source.kind,
     ...flags,
     currency: t.currency ?? "USD",
     oldTotalMicros: t.oldTotal.toString(),
@@ -99,6 +103,7 @@ async function toResult(
       newlyPriced: t.newlyPriced,
       newlyUnpriced: t.newlyUnpriced,
       unpricedAfter: t.unpricedAfter,
+      actualAfter: t.actualAfter,
     },
     rowsChanged: t.rowsChanged,
     hostsChanged: changed.length,
@@ -106,16 +111,18 @@ async function toResult(
   };
 }
 
-/** What re-pricing `month` with today's catalogue would change; writes nothing. */
+/** What re-pricing `month` from `source` (today's catalogue by default) would change; writes nothing. */
 export async function previewReprice(
-  opts: { month: string; now: Date; pageRows?: number },
+  opts: { month: string; now: Date; pageRows?: number; source?: RepriceSource },
   db: Db = defaultDb,
 ): Promise<RepriceResultDto> {
   const bounds = checkMonth(opts.month, opts.now);
+  const source = opts.source ?? CATALOGUE;
   const tally = await scanMonth(db, bounds, await loadPriceRows(db), {
     pageRows: pageSize(opts.pageRows),
+    source,
   });
-  return toResult(db, opts.month, tally, {
+  return toResult(db, opts.month, source, tally, {
     closed: bounds.closed,
     applied: false,
     reopened: false,
@@ -132,6 +139,8 @@ export interface ApplyOptions {
   reopen?: boolean;
   ip?: string | null;
   pageRows?: number;
+  /** where the new costs come from: today's catalogue (the default) or the imported bills */
+  source?: RepriceSource;
   /** called after each staged page (the crash tests pause here to kill the process) */
   onStagedPage?: (page: number) => Promise<void>;
 }
@@ -168,7 +177,8 @@ export async function applyReprice(
   }
   const prices = await loadPriceRows(db);
   const pageRows = pageSize(opts.pageRows);
-  const check = await scanMonth(db, bounds, prices, { pageRows });
+  const source = opts.source ?? CATALOGUE;
+  const check = await scanMonth(db, bounds, prices, { pageRows, source });
   if (check.newTotal !== expected) throw stale(opts.month, check.newTotal, expected);
 
   const runId = await startRun(db, {
@@ -178,12 +188,14 @@ export async function applyReprice(
     oldTotal: check.oldTotal,
     reopen: bounds.closed,
     ip: opts.ip ?? null,
+    source: source.kind,
   });
   let done: Tally;
   try {
     let page = 0;
     done = await scanMonth(db, bounds, prices, {
       pageRows,
+      source,
       onPage: async (changes) => {
         await stagePage(db, runId, changes);
         await opts.onStagedPage?.(++page);
@@ -207,10 +219,14 @@ export async function applyReprice(
       hoursChanged: done.hoursChanged,
       rowsChanged: done.rowsChanged,
       reopened: bounds.closed,
+      source: source.kind,
+      ...(source.kind === "bill"
+        ? { imports: [...source.imports], hoursOnActuals: done.actualAfter }
+        : {}),
     },
     ip: opts.ip ?? null,
   });
-  return toResult(db, opts.month, done, {
+  return toResult(db, opts.month, source, done, {
     closed: bounds.closed,
     applied: true,
     reopened: bounds.closed,

@@ -21,6 +21,7 @@ describe("openApiDocument", () => {
       "/api/benchmarks",
       "/api/benchmarks/import",
       "/api/benchmarks/{id}",
+      "/api/billing/actuals",
       "/api/billing/import",
       "/api/billing/reconcile",
       "/api/billing/reconcile.csv",

@@ -8,6 +8,7 @@ import { lookupPrice } from "@/lib/pricing/lookup.ts";
 import type { PriceRow } from "@/lib/pricing/types.ts";
 import type { CostMonth } from "@/lib/zod/schemas/costs.ts";
 import { buildMonthCosts, reconciliationErrors, type LedgerGroup } from "./breakdown.ts";
+import { costBasis } from "./cost-basis.ts";
 import { monthForecast } from "./forecast.ts";
 import { getScopeBudget } from "./get-fleet-budget.ts";
 import { getCostTrend } from "./get-cost-trend.ts";
@@ -26,7 +27,7 @@ export async function getCostMonth(
   const { from, to } = monthBounds(month);
   const inMonth = { hourStart: { gte: from, lt: to }, ...ledgerScopeWhere(scope) };
   const prices = loadPriceRows(client);
-  const [groups, gpuRows, budget, trend, unpricedNow, priceRows] = await Promise.all([
+  const [groups, gpuRows, budget, trend, unpricedNow, priceRows, basis] = await Promise.all([
     client.usageHour.groupBy({
       by: [
         "hostId",
@@ -54,6 +55,7 @@ export async function getCostMonth(
     getCostTrend(month, { client, scope }),
     prices.then((rows) => unpricedHostsNow(client, scope, now, rows)),
     prices,
+    costBasis(client, inMonth),
   ]);
 
   const hostIds = [...new Set(groups.map((g) => g.hostId))];
@@ -160,6 +162,11 @@ export async function getCostMonth(
       : null,
     forecastNote: note,
     coverageNote,
+    actuals: {
+      hours: basis.hours,
+      actualHours: basis.actualHours,
+      actualMicros: basis.actualMicros.toString(),
+    },
     breakdowns: costs.breakdowns,
     instances: costs.instances,
     trend,

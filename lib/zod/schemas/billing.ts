@@ -122,6 +122,13 @@ export const reconciliationSchema = z.object({
   byTeam: z.array(reconGroupSchema),
   byProvider: z.array(reconGroupSchema),
   byPricingModel: z.array(reconGroupSchema),
+  actuals: z.object({
+    hours: z.number().int().describe("host-hours in the month's ledger"),
+    actualHours: z
+      .number()
+      .int()
+      .describe("of them, costed from the imported bills (the rest are list estimates)"),
+  }),
 });
 export type ReconciliationDto = z.output<typeof reconciliationSchema>;
 

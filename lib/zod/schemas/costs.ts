@@ -136,6 +136,18 @@ export const costMonthSchema = z.object({
     .describe(
       'set when the ledger data starts after the month\'s first hour or (once it ended) stops before its last: "data from Oct 1 18:00 UTC"',
     ),
+  actuals: z
+    .object({
+      hours: z.number().int().describe("host-hours in the month's ledger"),
+      actualHours: z
+        .number()
+        .int()
+        .describe("of them, costed from the imported bills; the rest are list estimates"),
+      actualMicros: microsSchema.describe("the cost of the hours on actuals (part of the total)"),
+    })
+    .describe(
+      "how much of the month is actual (re-priced from the bills): the total, breakdowns, budget and forecast use the actuals where they exist",
+    ),
   breakdowns: z.object({
     provider: z.array(breakdownRowSchema),
     team: z.array(breakdownRowSchema),

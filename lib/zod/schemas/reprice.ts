@@ -44,13 +44,16 @@ export type RepriceHostDto = z.infer<typeof repriceHostSchema>;
 
 export const repriceResultSchema = z.object({
   month: monthSchema,
+  source: z
+    .enum(["catalogue", "bill"])
+    .describe("catalogue: today's list prices; bill: each billed hour's effective cost (actuals)"),
   closed: z.boolean().describe("an earlier month than the current UTC one (billed)"),
   applied: z.boolean().describe("false for a preview: nothing was written"),
   reopened: z.boolean().describe("true when an applied re-pricing changed a closed month"),
   appliedBy: z.string().nullable().describe("who applied it; null for a preview"),
   currency: z.string(),
   oldTotalMicros: microsSchema.describe("the month's ledger total as written"),
-  newTotalMicros: microsSchema.describe("the month's total with today's catalogue"),
+  newTotalMicros: microsSchema.describe("the month's total with the source's prices"),
   deltaMicros: microsSchema,
   hours: z.object({
     total: z.number().int().describe("host-hours in the month's ledger"),
@@ -58,6 +61,10 @@ export const repriceResultSchema = z.object({
     newlyPriced: z.number().int(),
     newlyUnpriced: z.number().int().describe("priced before, no price in force now (retired)"),
     unpricedAfter: z.number().int(),
+    actualAfter: z
+      .number()
+      .int()
+      .describe("host-hours costed from the imported bills after it (the rest are estimates)"),
   }),
   rowsChanged: z.number().int().describe("ledger rows (host, GPU and MIG rows) that change"),
   hostsChanged: z.number().int(),

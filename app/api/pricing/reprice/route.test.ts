@@ -168,6 +168,7 @@ describe("POST /api/pricing/reprice", () => {
       oldTotalMicros: "0",
       expectedNewTotalMicros: "7200000",
       reopen: false,
+      source: "catalogue",
     });
     expect(JSON.parse(done?.detail ?? "{}")).toEqual({
       runId,
@@ -176,6 +177,7 @@ describe("POST /api/pricing/reprice", () => {
       hoursChanged: 2,
       rowsChanged: 4,
       reopened: false,
+      source: "catalogue",
     });
     expect(await db.repriceRun.findUnique({ where: { id: runId } })).toMatchObject({
       month,
