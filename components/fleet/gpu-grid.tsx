@@ -11,7 +11,19 @@ import { instanceHref } from "@/lib/fleet/instance-href.ts";
 // Plain DOM cells (no per-cell chart), grouped by host; memoized per host so a poll that changes
 // a few GPUs re-renders only those hosts. Readable and cheap at 1,000 GPUs.
 
-function describe(g: GridGpu): string {
+/** A cell's GPU: the grid's, and who holds it now where the page says (/api/fleet/gpus). */
+export type CellGpu = GridGpu & { holders?: readonly string[] };
+
+/** The first holders by name, then how many more: a tooltip stays one line. */
+const HOLDERS_SHOWN = 3;
+
+function heldBy(holders: readonly string[]): string {
+  const shown = holders.slice(0, HOLDERS_SHOWN).join(", ");
+  const more = holders.length - HOLDERS_SHOWN;
+  return `held by ${shown}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+export function describe(g: CellGpu): string {
   const parts = [`${g.hostname} GPU ${g.index}`, g.name, STATUS_LABELS[g.status]];
   if (g.util !== null) parts.push(`SM ${formatRatio(g.util)}`);
   if (g.memUsedBytes !== null || g.memTotalBytes !== null) {
@@ -19,10 +31,11 @@ function describe(g: GridGpu): string {
   }
   if (g.processes !== null) parts.push(`${g.processes} process${g.processes === 1 ? "" : "es"}`);
   if (g.migSlices > 0) parts.push(`${g.migSlices} MIG instances`);
+  if (g.holders && g.holders.length > 0) parts.push(heldBy(g.holders));
   return parts.join(" · ");
 }
 
-const Cell = memo(function Cell({ gpu }: { gpu: GridGpu }) {
+const Cell = memo(function Cell({ gpu }: { gpu: CellGpu }) {
   const label = describe(gpu);
   return (
     <span
@@ -37,7 +50,7 @@ const Cell = memo(function Cell({ gpu }: { gpu: GridGpu }) {
   );
 });
 
-const Host = memo(function Host({ group }: { group: HostGroup }) {
+const Host = memo(function Host({ group }: { group: HostGroup<CellGpu> }) {
   const columns = Math.min(8, Math.max(1, group.gpus.length));
   return (
     <li className="grid-host" data-testid="grid-host">
@@ -53,7 +66,10 @@ const Host = memo(function Host({ group }: { group: HostGroup }) {
   );
 }, sameGroup);
 
-function sameGroup(a: { group: HostGroup }, b: { group: HostGroup }): boolean {
+const sameHolders = (a: CellGpu, b: CellGpu) =>
+  (a.holders ?? []).join("\n") === (b.holders ?? []).join("\n");
+
+function sameGroup(a: { group: HostGroup<CellGpu> }, b: { group: HostGroup<CellGpu> }): boolean {
   if (a.group.hostname !== b.group.hostname || a.group.gpus.length !== b.group.gpus.length) {
     return false;
   }
@@ -65,7 +81,8 @@ function sameGroup(a: { group: HostGroup }, b: { group: HostGroup }): boolean {
       o.status === g.status &&
       o.util === g.util &&
       o.memUsedBytes === g.memUsedBytes &&
-      o.processes === g.processes
+      o.processes === g.processes &&
+      sameHolders(o, g)
     );
   });
 }
@@ -94,7 +111,7 @@ export function GpuLegend() {
   );
 }
 
-export function GpuGrid({ grid }: { grid: readonly GridGpu[] }) {
+export function GpuGrid({ grid }: { grid: readonly CellGpu[] }) {
   const groups = useMemo(() => groupByHost(grid), [grid]);
   if (grid.length === 0) {
     return <p className="muted">No GPUs reported yet.</p>;

@@ -26,13 +26,14 @@ export interface SimulatedOptions {
   holders?: boolean;
 }
 
-interface SimAttribution {
+export interface SimAttribution {
   tree: Map<string, string>;
   attributor: Attributor;
 }
 
-/** One host's attribution: the real Attributor reading the host's generated /proc tree. */
-function simAttribution(): SimAttribution {
+/** One host's attribution: the real Attributor reading the host's generated /proc tree (the
+ * demo's backfill, lib/demo/holders.ts, attributes its history through it too). */
+export function simAttribution(): SimAttribution {
   const tree = new Map<string, string>();
   const users = new UserNames({ lookup: tableLookup(SIM_USERS) });
   // the simulated user database is known up front: no first collection with bare uids

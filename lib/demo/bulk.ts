@@ -8,7 +8,7 @@ import type { Db } from "../db.ts";
 // Prisma already turns into multi-row INSERTs there.
 
 type Row = Record<string, unknown>;
-type Table = "UsageHour" | "GpuMinute" | "HostMinute";
+type Table = "UsageHour" | "UsageHourHolder" | "GpuMinute" | "HostMinute";
 
 function sqliteValue(v: unknown): unknown {
   if (v instanceof Date) return v.toISOString().replace("Z", "+00:00");
@@ -31,6 +31,7 @@ export async function bulkInsert(
   if (!path) {
     const delegate = {
       UsageHour: db.usageHour,
+      UsageHourHolder: db.usageHourHolder,
       GpuMinute: db.gpuMinute,
       HostMinute: db.hostMinute,
     }[table] as unknown as {
@@ -43,7 +44,8 @@ export async function bulkInsert(
   const now = new Date();
   const first = rows[0] ?? {};
   const columns = ["id", ...Object.keys(first).filter((k) => k !== "id")];
-  if (table === "UsageHour" && !columns.includes("createdAt")) columns.push("createdAt");
+  const stamped = table === "UsageHour" || table === "UsageHourHolder";
+  if (stamped && !columns.includes("createdAt")) columns.push("createdAt");
   const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
   const conn = new Database(path);
   try {

@@ -16,3 +16,9 @@ export const DEMO_USERS: readonly { email: string; password: string; role: Role 
  * hosts, and the people directory maps her to the demo viewer, whose "My GPUs" page shows them.
  */
 export const DEMO_HOLDER = { user: "alice", email: "viewer@demo.gpufleet.test" } as const;
+
+/**
+ * The demo directory's address pattern: the simulator's other users (bob, carol on the shared
+ * hosts, dave and erin on the Slurm nodes) get an address each; alice's entry above wins over it.
+ */
+export const DEMO_PEOPLE_PATTERN = "{user}@demo.gpufleet.local";

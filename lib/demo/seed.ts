@@ -4,13 +4,16 @@ import { buildFleet } from "../../exporter/sim/fleet.ts";
 import { sampleHost } from "../../exporter/sim/sample.ts";
 import type { SimFleet, SimHostSpec } from "../../exporter/sim/types.ts";
 import { computeHostHour, toUsageHourData } from "../ledger/ledger-math.ts";
+import { holderShares } from "../ledger/holder-split.ts";
+import { holderRowsOf } from "../ledger/job.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Db } from "../db.ts";
 import { migKey, migProcesses } from "../core/mig.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { lookupPrice } from "../pricing/lookup.ts";
 import { installShippedCatalogue } from "../pricing/seed.ts";
-import { hostTimeline } from "./timeline.ts";
+import { hostTimeline, toHostSample } from "./timeline.ts";
+import { DemoHolders } from "./holders.ts";
 import { seedDemoBudgets } from "./budgets.ts";
 import { seedDemoAlerting } from "./alert-defaults.ts";
 import { seedDemoPolicies } from "./policies.ts";
@@ -133,7 +136,10 @@ export function demoWindow(
   };
 }
 
-/** One host's history: its ledger hours and chart minutes over the window, from the simulator. */
+/**
+ * One host's history: its ledger hours, who held its GPUs in each (UsageHourHolder rows, split as
+ * the ledger job splits them) and chart minutes over the window, from the simulator.
+ */
 export async function backfillDemoHost(
   db: Db,
   databaseUrl: string,
@@ -145,8 +151,11 @@ export async function backfillDemoHost(
 ): Promise<void> {
   const { historyStart, lastClosed } = w;
   const step = 5 * 60_000;
-  const timeline = hostTimeline(fleet, h, historyStart - 40 * 60_000, lastClosed + HOUR_MS, step);
+  const holders = new DemoHolders(fleet, h);
+  const from = historyStart - 40 * 60_000;
+  const timeline = await hostTimeline(fleet, h, from, lastClosed + HOUR_MS, step, holders);
   const ledger: Prisma.UsageHourCreateManyInput[] = [];
+  const held: Prisma.UsageHourHolderCreateManyInput[] = [];
   let cursor = 0;
   for (let hour = historyStart; hour <= lastClosed; hour += HOUR_MS) {
     while ((timeline[cursor]?.t.getTime() ?? Infinity) < hour - 35 * 60_000) cursor++;
@@ -157,17 +166,16 @@ export async function backfillDemoHost(
       window.push(s);
     }
     const price = lookupPrice(prices, { ...h, at: new Date(hour) });
-    const rows = computeHostHour({
-      hourStart: new Date(hour),
-      host: h,
-      price,
-      samples: window,
-      intervalSeconds: 300,
-    });
+    const hourStart = new Date(hour);
+    const intervalSeconds = 300;
+    const rows = computeHostHour({ hourStart, host: h, price, samples: window, intervalSeconds });
     for (const r of rows) ledger.push(toUsageHourData(r, hostId, "demo-backfill"));
+    const shares = holderShares(rows, window, hourStart, intervalSeconds);
+    held.push(...holderRowsOf({ rows, holders: shares }, hostId));
   }
   await bulkInsert(db, databaseUrl, "UsageHour", ledger);
-  await seedMinutes(db, databaseUrl, fleet, h, hostId, w.chartStart, w.now);
+  await bulkInsert(db, databaseUrl, "UsageHourHolder", held);
+  await seedMinutes(db, databaseUrl, fleet, h, hostId, w.chartStart, w.now, holders);
 }
 
 export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
@@ -229,6 +237,7 @@ async function seedMinutes(
   hostId: string,
   from: number,
   now: number,
+  holders: DemoHolders,
 ) {
   const fine = now - (now % HOUR_MS) - HOUR_MS;
   const times: number[] = [];
@@ -236,10 +245,20 @@ async function seedMinutes(
   for (let t = fine; t < now - (now % 60_000); t += 60_000) times.push(t);
   const gpuRows: Prisma.GpuMinuteCreateManyInput[] = [];
   const hostRows: Prisma.HostMinuteCreateManyInput[] = [];
-  for (const t of times) {
-    const minuteStart = new Date(t);
+  const sampled = times.map((t) => ({
+    at: new Date(t),
+    samples: sampleHost(fleet, h, new Date(t)),
+  }));
+  await holders.learn(sampled.flatMap((x) => x.samples.flatMap((s) => s.processes)));
+  for (const { at: minuteStart, samples } of sampled) {
     hostRows.push({ hostId, minuteStart, samples: 1, upSamples: 1 });
-    const samples = sampleHost(fleet, h, minuteStart);
+    // who held each GPU and slice this minute, as a scrape would have recorded it (JSON or null)
+    const heldBy = new Map(
+      toHostSample(h, minuteStart, samples, holders).gpus.map((g) => [
+        g.uuid,
+        g.holders && g.holders.length > 0 ? JSON.stringify(g.holders) : null,
+      ]),
+    );
     h.gpus.forEach((spec, i) => {
       const s = samples[i];
       if (!s || !s.reporting) return;
@@ -255,6 +274,7 @@ async function seedMinutes(
         tempCelsius: s.temperatureC,
         smClockHz: s.smClockMHz * 1e6,
         processes: s.processes.filter((p) => p.gpuUuid === spec.uuid).length,
+        holders: heldBy.get(spec.uuid) ?? null,
       });
       for (const m of spec.mig ?? []) {
         const used = BigInt(s.migMemoryUsedMiB?.[m.gpuInstanceId] ?? 0) * MIB;
@@ -264,6 +284,7 @@ async function seedMinutes(
           memUsedBytes: used,
           memTotalBytes: BigInt(m.memoryTotalMiB) * MIB,
           processes: migProcesses(Number(used)),
+          holders: heldBy.get(migKey(spec.uuid, m.gpuInstanceId)) ?? null,
         });
       }
     });

@@ -4,7 +4,8 @@ import "server-only";
 import { db } from "@/lib/db.ts";
 import { createUser } from "@/lib/auth/users.ts";
 import { savePerson } from "@/lib/people/directory.ts";
-import { DEMO_HOLDER, DEMO_USERS } from "./demo-logins.ts";
+import { setSetting } from "@/lib/settings/app-settings.ts";
+import { DEMO_HOLDER, DEMO_PEOPLE_PATTERN, DEMO_USERS } from "./demo-logins.ts";
 
 /** Creates the demo users when the store has no user; returns whether it did. */
 export async function seedDemoUsers(): Promise<boolean> {
@@ -16,6 +17,7 @@ export async function seedDemoUsers(): Promise<boolean> {
     email: DEMO_HOLDER.email,
     slackId: null,
   });
+  await setSetting("peopleEmailPattern", DEMO_PEOPLE_PATTERN);
   return true;
 }
 

@@ -38,16 +38,16 @@ export function buildGrid(current: readonly CurrentGpu[]): GridGpu[] {
     );
 }
 
-export interface HostGroup {
+export interface HostGroup<G extends GridGpu = GridGpu> {
   hostId: string;
   hostname: string;
-  gpus: GridGpu[];
+  gpus: G[];
 }
 
 /** Groups a sorted grid by host, keeping order. */
-export function groupByHost(grid: readonly GridGpu[]): HostGroup[] {
-  const groups: HostGroup[] = [];
-  let current: HostGroup | undefined;
+export function groupByHost<G extends GridGpu>(grid: readonly G[]): HostGroup<G>[] {
+  const groups: HostGroup<G>[] = [];
+  let current: HostGroup<G> | undefined;
   for (const g of grid) {
     if (!current || current.hostId !== g.hostId) {
       current = { hostId: g.hostId, hostname: g.hostname, gpus: [] };

@@ -37,6 +37,16 @@ export type AttentionReason = z.infer<typeof attentionReasonSchema>;
 export const fleetGpuSchema = gridGpuSchema.extend({ reason: attentionReasonSchema.nullable() });
 export type FleetGpu = z.infer<typeof fleetGpuSchema>;
 
+/** A GPU of a /api/fleet/gpus page: a fleet GPU and who holds it now (issue 24). */
+export const pagedFleetGpuSchema = fleetGpuSchema.extend({
+  holders: z
+    .array(z.string())
+    .describe(
+      "who holds it now (its processes' holders, its MIG slices' included), largest memory first; personal data: pseudonyms for viewers where the admin setting is on",
+    ),
+});
+export type PagedFleetGpu = z.infer<typeof pagedFleetGpuSchema>;
+
 export const GROUP_BYS = ["team", "provider", "model", "state"] as const;
 export const groupBySchema = z
   .enum(GROUP_BYS)
@@ -171,7 +181,7 @@ export const fleetGpuPageSchema = z.object({
   pageSize: z.number().int(),
   pages: z.number().int(),
   gpus: z
-    .array(fleetGpuSchema)
+    .array(pagedFleetGpuSchema)
     .describe("host by host, in index order; attention: most urgent first"),
 });
 export type FleetGpuPage = z.infer<typeof fleetGpuPageSchema>;
