@@ -34,7 +34,9 @@ export default defineConfig({
   webServer: {
     command: "npm run start",
     url: `${baseURL}/api/health`,
-    timeout: 300_000,
+    // the demo seeds 60 days of 24 hosts first (about a minute on a quiet machine, minutes on a
+    // loaded one); `npm test` builds the app in a stage of its own before this
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",

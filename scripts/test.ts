@@ -30,6 +30,7 @@ import {
   type Counts,
   type Suites,
 } from "./lib/test-setup-report.ts";
+import { needsBuild } from "./lib/build-check.ts";
 
 const probe: Probe = {
   exists: existsSync,
@@ -217,6 +218,9 @@ async function main(): Promise<void> {
     counts.skipped += tests;
   } else {
     suites.browser = { state: "ran" };
+    // built as its own stage, so the browser stage's server start (npm start) only seeds the demo
+    // and its start-up limit (playwright.config.ts) is not spent compiling
+    if (needsBuild()) await run("build", "npx", ["next", "build"]);
     await run("browser (Playwright)", "npx", ["playwright", "test"]);
   }
   finish(0);
