@@ -39,6 +39,8 @@ let exporter: RunningExporter;
 let token: string;
 let budgets: typeof import("@/app/api/budgets/route.ts");
 const state = newRecorderState();
+/** what the latest tick's scrapes answered ("ok" or the error), for failure messages */
+let lastScrapes: string[] = [];
 
 const get = () =>
   budgets.GET(
@@ -54,6 +56,7 @@ async function tick(now: Date, log: (m: string) => void = () => {}): Promise<voi
       hosts.map((h) => h.target ?? ""),
       { concurrency: 4, timeoutMs: 5000 },
     );
+    lastScrapes = results.map((r) => (r.ok ? "ok" : r.error));
     const scraped = results.map((result, i) => ({ hostId: hosts[i]?.id ?? "", result }));
     await recordScrapes(db, state, scraped, now, log);
   } catch (e) {
@@ -126,7 +129,10 @@ describe.skipIf(kind !== "sqlite")("SQLite locked by another connection", () => 
     // the next tick in that minute writes it whole (the locked tick could not even list hosts)
     await tick(new Date(t1.getTime() + 15_000));
     const after = await minuteRows(minute);
-    expect(after.hosts.map((h) => [h.samples, h.upSamples])).toEqual([[1, 1]]);
+    expect(
+      after.hosts.map((h) => [h.samples, h.upSamples]),
+      `the scrape answered ${lastScrapes.join(", ")}`,
+    ).toEqual([[1, 1]]);
     expect(after.gpus).toBeGreaterThan(0);
     expect((await get()).status).toBe(200);
   }, 30_000);

@@ -5,12 +5,38 @@ export type ScrapeResult =
   | { ok: true; url: string; snapshot: HostSnapshot; durationMs: number; invalidLines: number }
   | { ok: false; url: string; error: string; durationMs: number };
 
+/**
+ * A keep-alive connection the exporter closed while it sat in the pool fails the next request on it
+ * before any answer (ECONNRESET, "other side closed"). Like Go's HTTP transport under Prometheus,
+ * a scrape (an idempotent GET) is then tried once more on a new connection, within its deadline.
+ */
+const STALE_SOCKET = new Set(["ECONNRESET", "UND_ERR_SOCKET", "EPIPE"]);
+
 export async function scrapeOne(url: string, timeoutMs: number): Promise<ScrapeResult> {
   const started = performance.now();
+  const first = await scrapeOnce(url, timeoutMs, timeoutMs, started);
+  const left = Math.floor(timeoutMs - (performance.now() - started));
+  if (first.ok || !first.staleSocket || left <= 0) return strip(first);
+  return strip(await scrapeOnce(url, left, timeoutMs, started));
+}
+
+type Attempt = ScrapeResult & { staleSocket?: boolean };
+
+function strip(r: Attempt): ScrapeResult {
+  if (r.ok) return r;
+  return { ok: false, url: r.url, error: r.error, durationMs: r.durationMs };
+}
+
+async function scrapeOnce(
+  url: string,
+  budgetMs: number,
+  timeoutMs: number,
+  started: number,
+): Promise<Attempt> {
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const res = await fetch(url, {
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: AbortSignal.timeout(budgetMs),
       headers: { accept: "text/plain;version=0.0.4" },
     });
     if (!res.ok) {
@@ -32,7 +58,13 @@ export async function scrapeOne(url: string, timeoutMs: number): Promise<ScrapeR
   } catch (e) {
     const err = e as Error;
     const msg = err.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : describe(err);
-    return { ok: false, url, error: msg, durationMs: elapsed() };
+    return {
+      ok: false,
+      url,
+      error: msg,
+      durationMs: elapsed(),
+      staleSocket: STALE_SOCKET.has(msg),
+    };
   }
 }
 
