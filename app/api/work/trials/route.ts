@@ -12,11 +12,15 @@ export const GET = handle("costs:read", async (req: Request, _ctx: unknown, acto
 });
 
 /** Marks a host of the caller's teams as a trial for the next `hours`; audited. */
-export const POST = handle("benchmarks:write", async (req: Request, _ctx: unknown, actor) => {
-  const input = await readBody(req, trialInputSchema);
-  const trial = await createTrial(
-    { ...input, by: actorLabel(actor), now: new Date(), origin: "page" },
-    teamScope(actor),
-  );
-  return json(trial, { status: 201 });
-});
+export const POST = handle(
+  "benchmarks:write",
+  async (req: Request, _ctx: unknown, actor) => {
+    const input = await readBody(req, trialInputSchema);
+    const trial = await createTrial(
+      { ...input, by: actorLabel(actor), now: new Date(), origin: "page" },
+      teamScope(actor),
+    );
+    return json(trial, { status: 201 });
+  },
+  { audit: "trials.create" },
+);
