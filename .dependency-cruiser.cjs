@@ -16,7 +16,7 @@ const LAYERS = [
   [
     "features",
     [
-      "^lib/(ledger|spend|fleet|focus|compare|benchmarks|budgets|recommendations|alerts|notify|queries|people|policies|billing)/",
+      "^lib/(ledger|spend|fleet|focus|compare|benchmarks|budgets|recommendations|alerts|notify|queries|people|policies|billing|work)/",
     ],
   ],
   ["wiring", ["^lib/(jobs|openapi|install|demo)/"]],

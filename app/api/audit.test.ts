@@ -394,6 +394,13 @@ const SCENARIOS: Record<
       return call("POST /api/pricing/rates/[id]/retire", undefined, r.id);
     },
   },
+  "POST /api/work/trials": {
+    action: "trials.create",
+    run: async () => {
+      const host = await db.host.create({ data: { hostname: "trial-audited" } });
+      return call("POST /api/work/trials", { hostId: host.id, name: "t1", hours: 24 });
+    },
+  },
   "POST /api/benchmarks": {
     action: "benchmarks.create",
     run: () => call("POST /api/benchmarks", { ...BENCHMARK, workload: "audited add" }),

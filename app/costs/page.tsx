@@ -1,21 +1,35 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { CostsView } from "@/components/costs/costs-view.tsx";
+import { WorkByType } from "@/components/work/work-by-type.tsx";
 import { requirePage } from "@/lib/auth/page.ts";
+import { teamScope } from "@/lib/auth/scope.ts";
+import { getMetricsSource } from "@/lib/metrics/index.ts";
+import { costsPageWork } from "@/lib/work/page-data.ts";
 
 export const metadata: Metadata = { title: "Costs" };
 
-export default async function CostsPage() {
-  await requirePage("/costs");
+type Props = { searchParams: Promise<{ month?: string | string[]; work?: string | string[] }> };
+
+export default async function CostsPage({ searchParams }: Props) {
+  const user = await requirePage("/costs");
+  // measured work is an addition to the page: a metrics backend that fails it costs nothing else
+  const work = await costsPageWork(await searchParams, {
+    metrics: getMetricsSource(),
+    scope: teamScope(user),
+  }).catch(() => null);
   return (
-    <Suspense
-      fallback={
-        <p className="loading" role="status">
-          Loading costs…
-        </p>
-      }
-    >
-      <CostsView />
-    </Suspense>
+    <>
+      <Suspense
+        fallback={
+          <p className="loading" role="status">
+            Loading costs…
+          </p>
+        }
+      >
+        <CostsView />
+      </Suspense>
+      {work ? <WorkByType {...work} /> : null}
+    </>
   );
 }

@@ -106,6 +106,7 @@ export function syntheticFleet(gpus: number, perHost = 8): SyntheticFleet {
       gpuShareAbove: unused,
       hourSamples: unused,
       ledgerStart: unused,
+      workHours: unused,
     },
   };
 }

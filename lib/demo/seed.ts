@@ -21,6 +21,7 @@ import { bulkInsert } from "./bulk.ts";
 import { importBill } from "../billing/import.ts";
 import { addMonths, monthOf } from "../core/months.ts";
 import { demoBillRows } from "./billing.ts";
+import { seedDemoTrial, seedDemoWork } from "./work.ts";
 
 // Seeds the demo on an empty store: the simulated fleet's hosts and GPUs, 60 days of ledger
 // history and 7 days of chart minutes, computed from the same simulator the live exporter serves.
@@ -198,6 +199,11 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
     create: { name: "ledger.lastHour", value: new Date(w.lastClosed).toISOString() },
     update: { value: new Date(w.lastClosed).toISOString() },
   });
+  // work counters of the inference hosts (35 days), then the finished trial reported on them
+  const workFrom = Math.max(w.historyStart, w.lastClosed - 35 * 24 * HOUR_MS);
+  const workRows = await seedDemoWork(db, fleet, ids, workFrom, w.lastClosed + HOUR_MS);
+  const trial = await seedDemoTrial(db, fleet, ids, w.lastClosed, new Date(w.now));
+  log(`work counters: ${workRows} hour rows; trial: ${trial?.name ?? "none"}`);
   await seedDemoBill(db, fleet, prices, new Date(w.now), log);
   await seedDemoBudgets(db, new Date(w.now));
   await seedDemoAlerting(db);

@@ -9,6 +9,7 @@ import { migKey } from "../core/mig.ts";
 import { mergeHolders, type HolderMemory } from "../core/holders.ts";
 import { accumulateHealth, healthColumns, type HealthAgg } from "./health-acc.ts";
 import { chunked, IN_CHUNK, writeHosts, type HostPlan, type InventoryRow } from "./record-hosts.ts";
+import { newWorkState, recordWork, type WorkState } from "./work-hours.ts";
 
 // Writes one collection tick of the embedded source into the store: host state, GPU inventory,
 // 1-minute GPU aggregates and the per-host up record the ledger is computed from. Hosts are
@@ -23,6 +24,8 @@ export interface RecorderState {
   health: Map<string, HealthAgg>;
   /** gpu uuid → its vGPU facts as last written ("mode|licensed"), so a change rewrites the row */
   gpuFacts?: Map<string, string>;
+  /** the work counters' last values and the hour rows written (issue 28) */
+  work?: WorkState;
 }
 
 export function newRecorderState(): RecorderState {
@@ -228,4 +231,5 @@ export async function recordScrapes(
       }
     }
   }
+  await recordWork(db, (state.work ??= newWorkState()), scraped, now, log);
 }

@@ -1,8 +1,17 @@
 import { parseExposition } from "./exposition.ts";
 import { snapshotFromSamples, type HostSnapshot } from "./snapshot.ts";
+import { workFromSamples, type WorkRead } from "./work-counters.ts";
 
 export type ScrapeResult =
-  | { ok: true; url: string; snapshot: HostSnapshot; durationMs: number; invalidLines: number }
+  | {
+      ok: true;
+      url: string;
+      snapshot: HostSnapshot;
+      durationMs: number;
+      invalidLines: number;
+      /** the work counters it served (issue 28); absent where the scrape was not read for them */
+      work?: WorkRead;
+    }
   | { ok: false; url: string; error: string; durationMs: number };
 
 /**
@@ -54,7 +63,8 @@ async function scrapeOnce(
         durationMs: elapsed(),
       };
     }
-    return { ok: true, url, snapshot, durationMs: elapsed(), invalidLines: parsed.invalid };
+    const work = workFromSamples(parsed.samples);
+    return { ok: true, url, snapshot, durationMs: elapsed(), invalidLines: parsed.invalid, work };
   } catch (e) {
     const err = e as Error;
     const msg = err.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : describe(err);

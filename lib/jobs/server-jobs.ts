@@ -6,6 +6,7 @@ import { runRecommendationJob } from "../recommendations/job.ts";
 import { runLedgerJob } from "../ledger/job.ts";
 import { runPolicyJob } from "../policies/job.ts";
 import { recoverRepriceRuns } from "../ledger/reprice-run.ts";
+import { runWorkTrialJob } from "../work/job.ts";
 import { dutyCycled } from "./duty-cycle.ts";
 import type { CollectorConfig } from "./loop.ts";
 
@@ -28,6 +29,8 @@ export function serverJobs(): NonNullable<CollectorConfig["jobs"]> {
     { name: "notify", run: (ctx) => runDeliveryJob(ctx) },
     // idle-release policies: episodes (dry run and active), warnings, keeps and actions
     { name: "policies", run: async (ctx) => void (await runPolicyJob(ctx)) },
+    // trial rentals (issue 28): label trials opened and ended, ended trials reported
+    { name: "work trials", run: (ctx) => runWorkTrialJob(ctx) },
     // savings recommendations: once at start, then daily (background)
     { name: "recommendations", run: (ctx) => runRecommendationJob(ctx) },
   ];

@@ -5,6 +5,7 @@
 // lib/metrics/prometheus/; the mode is chosen once (lib/metrics/index.ts) and carried in the job
 // context (lib/tick/context.ts). See docs/architecture.md.
 import type { Holder, HolderMemory } from "../core/holders.ts";
+import type { WorkUnit } from "../../exporter/contract.ts";
 
 export interface TimeRange {
   from: Date;
@@ -151,6 +152,22 @@ export interface HostSample {
 /** One sample per host per minute, keyed by host id. */
 export type SamplesByHost = Map<string, HostSample[]>;
 
+// --- work counters (issue 28: measured cost per unit of work) ---
+
+/** The work one host counted in one UTC hour for one unit, model and job. */
+export interface WorkHourRow {
+  hostId: string;
+  hourStart: Date;
+  unit: WorkUnit;
+  /** the model_name label (Triton's `model`); "" when the series names none */
+  modelName: string;
+  job: string;
+  /** vllm | sglang | tgi | triton | textfile */
+  source: string;
+  /** the counters' increase over the hour (0: counting, nothing done) */
+  units: number;
+}
+
 export interface MetricsSource {
   readonly mode: "embedded" | "prometheus";
   currentGpus(): Promise<CurrentGpu[]>;
@@ -174,6 +191,11 @@ export interface MetricsSource {
    * `now`, since its history predates the ledger and is not backfilled on a first start.
    */
   ledgerStart(now: Date): Promise<Date | null>;
+  /**
+   * Work counters' hourly increases in [from, to) (hour-aligned), per host, unit, model and job:
+   * embedded from the collector's WorkHour rows, Prometheus from increase() over each hour.
+   */
+  workHours(from: Date, to: Date): Promise<WorkHourRow[]>;
 }
 
 /**

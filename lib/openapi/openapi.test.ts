@@ -47,6 +47,9 @@ describe("openApiDocument", () => {
       "/api/policies/keep",
       "/api/policies/savings",
       "/api/policies/{id}",
+      "/api/work/trials",
+      "/api/work/unit-costs",
+      "/api/work/unit-costs.csv",
     ]);
   });
 

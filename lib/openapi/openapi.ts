@@ -1,4 +1,5 @@
 import { compareOpenApiPaths, compareOpenApiSchemas } from "../compare/openapi.ts";
+import { workOpenApiPaths, workOpenApiSchemas } from "../work/openapi.ts";
 import { focusPathItem } from "../focus/openapi.ts";
 import { alertingPaths, alertingSchemas } from "./alerting.ts";
 import { peoplePaths, peopleSchemas } from "./people.ts";
@@ -137,6 +138,7 @@ export function openApiDocument(): JsonObject {
       ...policyPaths(),
       ...billingPaths(),
       ...compareOpenApiPaths(),
+      ...workOpenApiPaths(),
     },
     components: {
       securitySchemes: {
@@ -158,6 +160,7 @@ export function openApiDocument(): JsonObject {
         ...policySchemas(),
         ...billingSchemas(),
         ...compareOpenApiSchemas(),
+        ...workOpenApiSchemas(),
       },
     },
   };

@@ -11,6 +11,8 @@ import { RECO_DEFAULTS, type Candidate, type RecoOptions } from "./types.ts";
 import { HOUR_MS } from "../core/time.ts";
 import type { MetricsSource } from "../metrics/source.ts";
 import type { HourWindow } from "./types.ts";
+import { comparedTrialReports } from "../work/trials.ts";
+import { trialCandidates } from "./rule-trial.ts";
 
 // Recomputes every host's recommendations from the ledger. Open ones are refreshed or removed
 // when they no longer apply; dismissed, accepted and (still) snoozed ones are left alone, so a
@@ -90,6 +92,11 @@ export async function recomputeRecommendations(
       );
     }
   }
+  const live = new Set(hosts.map((h) => h.id));
+  // finished trial rentals that beat a type running the same model (issue 28)
+  candidates.push(
+    ...trialCandidates((await comparedTrialReports(db)).filter((t) => live.has(t.hostId))),
+  );
   const byFp = new Map(existing.map((r) => [r.fingerprint, r]));
   const produced = new Set<string>();
   for (const c of candidates) {

@@ -1,6 +1,6 @@
 import type { MetricsSource } from "../metrics/source.ts";
 
-type WindowReads = "gpuWindow" | "gpuShareAbove" | "hourSamples" | "ledgerStart";
+type WindowReads = "gpuWindow" | "gpuShareAbove" | "hourSamples" | "ledgerStart" | "workHours";
 
 /**
  * The alert and ledger reads of a fake MetricsSource for page tests that never call them: each
@@ -11,4 +11,5 @@ export const UNUSED_WINDOW_READS: Pick<MetricsSource, WindowReads> = {
   gpuShareAbove: () => Promise.reject(new Error("gpuShareAbove not used by this test")),
   hourSamples: () => Promise.reject(new Error("hourSamples not used by this test")),
   ledgerStart: () => Promise.reject(new Error("ledgerStart not used by this test")),
+  workHours: () => Promise.reject(new Error("workHours not used by this test")),
 };

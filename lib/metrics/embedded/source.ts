@@ -3,6 +3,7 @@ import type { Db } from "../../db.ts";
 import { bucketMs, downsample } from "../downsample.ts";
 import { embeddedGpuShareAbove, embeddedGpuWindow } from "./gpu-window.ts";
 import { embeddedHourSamples } from "./hour-samples.ts";
+import { embeddedWorkHours } from "./work-hours.ts";
 import type {
   CurrentGpu,
   FleetSeries,
@@ -161,5 +162,6 @@ export function createEmbeddedSource(db: Db, intervalS: number): MetricsSource {
       });
       return first?.minuteStart ?? null;
     },
+    workHours: (from, to) => embeddedWorkHours(db, from, to),
   };
 }

@@ -13,6 +13,7 @@ import {
 import { joinCurrent, queryCurrent } from "./current.ts";
 import { promGpuShareAbove, promGpuWindow } from "./gpu-window.ts";
 import { promHourSamples } from "./hour-samples.ts";
+import { promWorkHours } from "./work-hours.ts";
 import { FLEET_EXPRS, FLEET_RECORDED } from "./recording-rules.ts";
 import type {
   CurrentGpu,
@@ -172,5 +173,6 @@ export function createPrometheusSource(
       const hour = now.getTime() - (now.getTime() % HOUR_MS);
       return new Date(hour - HOUR_MS);
     },
+    workHours: async (from, to) => track(promWorkHours(client, await hostIds(), from, to)),
   };
 }

@@ -13,6 +13,7 @@ export const RECOMMENDATION_KINDS = [
   "reserved",
   "mig",
   "busy_inefficient",
+  "trial_move",
 ] as const;
 export type RecommendationKind = (typeof RECOMMENDATION_KINDS)[number];
 
@@ -23,6 +24,7 @@ export const RECOMMENDATION_KIND_LABELS: Record<RecommendationKind, string> = {
   reserved: "Reserve / savings plan",
   mig: "Share with MIG",
   busy_inefficient: "Busy but inefficient",
+  trial_move: "Move after a trial",
 };
 
 export const RECOMMENDATION_STATES = ["open", "accepted", "dismissed", "snoozed"] as const;
