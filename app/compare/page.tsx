@@ -3,6 +3,7 @@ import { Suspense } from "react";
 import { CompareView } from "@/components/compare/compare-view.tsx";
 import { requirePage } from "@/lib/auth/page.ts";
 import { roleAllows } from "@/lib/auth/roles.ts";
+import "../styles/finance.css";
 
 export const metadata: Metadata = { title: "Compare clouds" };
 
