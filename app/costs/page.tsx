@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { CostsView } from "@/components/costs/costs-view.tsx";
 import { requirePage } from "@/lib/auth/page.ts";
+import "../styles/finance.css";
 
 export const metadata: Metadata = { title: "Costs" };
 
