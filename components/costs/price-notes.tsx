@@ -53,7 +53,7 @@ export function PriceNotesPanel({ notes }: { notes: PriceNotes }) {
       data-testid="price-notes"
     >
       {!notable ? (
-        <p className="disclosure-line">{line}</p>
+        <div className="disclosure-line">{line}</div>
       ) : (
         <details
           className="disclosure"
