@@ -108,15 +108,19 @@ test.describe("at 1440 px", () => {
     ).toHaveAttribute("aria-current", "page");
     const table = page.getByTestId("pricing-table");
     const rows = table.getByTestId("pricing-row");
+    await expect(rows.first()).toBeVisible();
     const total = await rows.count();
     expect(total).toBeGreaterThan(20);
     await expect(page.getByTestId("pricing-count")).toHaveText(`${total} rows`);
 
-    // compact: no row is taller than two lines of text
-    const heights = await rows.evaluateAll((els) =>
-      els.map((e) => e.getBoundingClientRect().height),
-    );
-    expect(Math.max(...heights)).toBeLessThan(60);
+    // compact: once the rates and prices are in, no row is taller than two lines of text
+    await expect
+      .poll(async () =>
+        Math.max(
+          ...(await rows.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))),
+        ),
+      )
+      .toBeLessThan(60);
 
     // filters: provider, then GPU model, then stale only, then clear
     await page.getByTestId("pricing-filter-provider").selectOption("aws");

@@ -80,7 +80,7 @@ export function ChartScatterOffers({
             type="number"
             dataKey="x"
             domain={[0, chart.xMax]}
-            tickFormatter={(v: number) => `$${v}`}
+            tickFormatter={(v: number) => `$${Number.isInteger(v) ? v : v.toFixed(2)}`}
             fontSize={11}
             tick={{ fill: CHART_MUTED }}
             height={24}

@@ -6,6 +6,7 @@ import {
   pricingFilterOptions,
   staleCount,
 } from "./pricing-filter.ts";
+import { effectiveDateText } from "./pricing-table.tsx";
 
 const NOW = new Date("2026-11-15T12:00:00Z");
 const row = (
@@ -62,5 +63,12 @@ describe("pricing catalogue filters", () => {
       gpuModels: ["A10", "H100", "T4"],
       instanceTypes: ["a3-highgpu-8g", "ecs.gn7i-c8g1.2xlarge", "g4dn.xlarge", "p5.48xlarge"],
     });
+  });
+});
+
+describe("effective dates in the catalogue", () => {
+  it("are UTC days, with the time only when a row starts mid-day", () => {
+    expect(effectiveDateText("2025-06-01T00:00:00.000Z")).toBe("2025-06-01");
+    expect(effectiveDateText("2025-06-01T14:30:00.000Z")).toBe("2025-06-01 14:30 UTC");
   });
 });

@@ -10,6 +10,35 @@ import { LocalTime } from "../time-zone.tsx";
 import { convertedPriceText, RegionCell, StaleMark } from "./price-cells.tsx";
 import { PricingSource } from "./pricing-source.tsx";
 
+/** "¥11.63/h" on its line and "(≈ $1.60 at 0.13748728 of 2025-02)" under it, so the column stays narrow. */
+function PriceText({ text }: { text: string }) {
+  const i = text.indexOf(" (");
+  if (i < 0) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, i)} <span className="muted small price-conversion">{text.slice(i + 1)}</span>
+    </>
+  );
+}
+
+/** Prices start on UTC days: "2025-06-01", with the hour only when a row starts mid-day. */
+export function effectiveDateText(iso: string): string {
+  const d = new Date(iso);
+  const day = d.toISOString().slice(0, 10);
+  return d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0
+    ? day
+    : `${day} ${d.toISOString().slice(11, 16)} UTC`;
+}
+
+function EffectiveDate({ iso }: { iso: string }) {
+  const full = new Date(iso).toISOString();
+  return (
+    <time dateTime={full} title={full}>
+      {effectiveDateText(iso)}
+    </time>
+  );
+}
+
 export function PricingTable({
   rows,
   rates,
@@ -51,7 +80,7 @@ export function PricingTable({
           <th className="num" scope="col">
             Price
           </th>
-          <th scope="col">Effective from</th>
+          <th scope="col">Effective from (UTC)</th>
           <th scope="col">As of</th>
           <th scope="col">Origin</th>
           <th scope="col">Source, note</th>
@@ -85,10 +114,10 @@ export function PricingTable({
                   {r.gpuCount} × {r.gpuModel}
                 </td>
                 <td className="num" data-micros={r.usdPerHourMicros} data-currency={r.currency}>
-                  {convertedPriceText(r, rates, now) ?? hourlyPriceText(r)}
+                  <PriceText text={convertedPriceText(r, rates, now) ?? hourlyPriceText(r)} />
                 </td>
                 <td>
-                  <LocalTime value={r.effectiveFrom} />
+                  <EffectiveDate iso={r.effectiveFrom} />
                 </td>
                 <td className="small">
                   {r.sourceDate || "—"} <StaleMark sourceDate={r.sourceDate} now={now} />
