@@ -80,10 +80,10 @@ export function PricingTable({
           <th className="num" scope="col">
             Price
           </th>
-          <th scope="col">Effective from (UTC)</th>
+          <th scope="col">From (UTC)</th>
           <th scope="col">As of</th>
           <th scope="col">Origin</th>
-          <th scope="col">Source, note</th>
+          <th scope="col">Source</th>
           {actions ? <th scope="col" aria-label="Actions" /> : null}
         </tr>
       </thead>
