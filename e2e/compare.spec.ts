@@ -15,8 +15,10 @@ test("compare page: ranked offers, re-priced month, benchmark upload with cost p
   await expect(page.getByRole("heading", { name: "Compare clouds" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Compare" })).toHaveAttribute("aria-current", "page");
 
-  // a figure: the H100 offers, cheapest per GPU-hour first (exact micros in data-micros)
+  // a figure: the H100 offers, cheapest per GPU-hour first (exact micros in data-micros); the
+  // tables open on demand under the charts
   const h100 = page.locator('[data-testid="offer-model"][data-model="H100-80GB"]');
+  await h100.locator("summary").click();
   await expect(h100.getByTestId("offer-row").first()).toBeVisible();
   const perGpu = await h100
     .getByTestId("per-gpu-hour")

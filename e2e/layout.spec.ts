@@ -90,9 +90,13 @@ test.describe("pricing catalogue at 1440 px", () => {
   test.use({ viewport: DESKTOP });
 
   test("no cell, and no text inside a cell, overlaps another cell", async ({ page }) => {
-    await openSettled(page, "/settings");
+    await openSettled(page, "/settings/pricing");
     const table = page.getByTestId("pricing-table");
     await expect(table.getByTestId("pricing-row").first()).toBeVisible();
+    // sources and notes open under their row on demand: open a few, the overlap check covers them
+    for (const more of (await table.getByTestId("price-more").all()).slice(0, 4))
+      await more.click();
+    await expect(table.getByTestId("pricing-more")).toHaveCount(4);
     const problems = await table.evaluate((t) => {
       type Box = { left: number; right: number; top: number; bottom: number };
       const slack = 0.5;
@@ -212,10 +216,10 @@ test.describe("per-GPU chart legends", () => {
 
 test.describe("screenshots at 1440 px", () => {
   test.use({ viewport: DESKTOP });
-  for (const p of ["/settings", "/alerts", "/costs"]) {
+  for (const p of ["/settings", "/settings/pricing", "/compare", "/alerts", "/costs"]) {
     test(`screenshot ${p}`, async ({ page }) => {
       await openSettled(page, p);
-      await shoot(page, `${p.slice(1)}-1440`);
+      await shoot(page, `${p.slice(1).replace(/\//g, "-")}-1440`);
     });
   }
 });
@@ -246,11 +250,11 @@ test.describe("phones at 390 px", () => {
         const box = await chart.boundingBox();
         if (box) expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
       }
-      const name = p === "/" ? "fleet" : p.slice(1);
+      const name = p === "/" ? "fleet" : p.slice(1).replace(/\//g, "-");
       await shoot(page, `${name}-390`);
       // a closer look at the parts that were cut or overlapping before
       const closer: Record<string, string> = {
-        "/settings": '[data-testid="pricing-panel"]',
+        "/settings/pricing": '[data-testid="pricing-panel"]',
         "/costs": '[aria-labelledby="trend-title"]',
         "/": '[aria-labelledby="util-title"]',
         "/alerts": "main .table-wrap",

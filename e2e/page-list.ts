@@ -13,6 +13,7 @@ export const SIGNED_IN_PAGES = [
   "/my-gpus",
   "/compare",
   "/settings",
+  "/settings/pricing",
   "/admin",
 ] as const;
 

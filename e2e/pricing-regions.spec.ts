@@ -8,10 +8,10 @@ import { expect, test } from "@playwright/test";
 test.use({ storageState: "test-results/.auth/finance.json" });
 
 test.describe("regional, dated and CNY prices", () => {
-  test("settings shows fallbacks, CNY conversions, stale marks and the exchange rates", async ({
+  test("the catalogue shows fallbacks, CNY conversions, stale marks and the exchange rates", async ({
     page,
   }) => {
-    await page.goto("/settings#pricing");
+    await page.goto("/settings/pricing");
     const table = page.getByTestId("pricing-table");
     const gn6i = table.locator('[data-testid="pricing-row"][data-type="ecs.gn6i-c4g1.xlarge"]');
     await expect(gn6i).toHaveCount(2);
@@ -40,6 +40,9 @@ test.describe("regional, dated and CNY prices", () => {
     await page.goto("/costs");
     const notes = page.getByTestId("price-notes");
     await expect(notes).toBeVisible();
+    // one line; the lists open on demand
+    await expect(notes.getByTestId("price-notes-line")).toContainText(/stale/);
+    await notes.getByTestId("price-notes-summary").click();
     await expect(notes.getByTestId("stale-price").first()).toContainText(/as of \d{4}-\d{2}/);
     const cny = notes.getByTestId("converted-host");
     await expect(cny.filter({ hasText: "CNY" })).toHaveCount(1);

@@ -29,7 +29,7 @@ async function costMonth(request: APIRequestContext): Promise<CostMonth> {
 }
 
 /**
- * Previews and applies a re-pricing of the current month on /settings. Returns the previewed
+ * Previews and applies a re-pricing of the current month on /settings/pricing. Returns the previewed
  * totals and whether the DGX's hours are priced after it; checks that the month's total is then
  * exactly the previewed one (unless a ledger hour closed meanwhile, which adds to it).
  */
@@ -94,7 +94,9 @@ test.describe("pricing catalogue", () => {
     await expect(row.first()).toBeVisible();
     await row.first().getByTestId("unpriced-link").click();
 
-    await expect(page).toHaveURL(/\/settings\?addPrice=1&provider=onprem&instanceType=dgx-a100/);
+    await expect(page).toHaveURL(
+      /\/settings\/pricing\?addPrice=1&provider=onprem&instanceType=dgx-a100/,
+    );
     const form = page.getByTestId("price-form");
     await expect(form).toBeVisible();
     await expect(form.getByTestId("price-provider")).toHaveValue("onprem");

@@ -12,6 +12,7 @@ const PAGES = [
   "/costs",
   "/compare",
   "/settings",
+  "/settings/pricing",
   "/admin",
 ] as const;
 const NAV: Record<string, string[]> = {
@@ -62,6 +63,8 @@ for (const u of DEMO_USERS) {
       await expect(page.getByTestId("link-alerts")).toHaveCount(u.role === "viewer" ? 0 : 1);
 
       const allowed = new Set((NAV[u.role] ?? []).map((l) => PAGE_FOR_LINK[l]));
+      // the pricing catalogue is a settings page of its own, reached from the settings tabs
+      if (allowed.has("/settings")) allowed.add("/settings/pricing");
       for (const path of PAGES) {
         const res = await page.goto(path);
         if (allowed.has(path)) {

@@ -7,6 +7,7 @@ import { roleAllows } from "@/lib/auth/roles.ts";
 import { teamScope } from "@/lib/auth/scope.ts";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
 import { comparePageWork } from "@/lib/work/page-data.ts";
+import "../styles/finance.css";
 
 export const metadata: Metadata = { title: "Compare clouds" };
 

@@ -6,6 +6,7 @@ import { requirePage } from "@/lib/auth/page.ts";
 import { teamScope } from "@/lib/auth/scope.ts";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
 import { costsPageWork } from "@/lib/work/page-data.ts";
+import "../styles/finance.css";
 
 export const metadata: Metadata = { title: "Costs" };
 

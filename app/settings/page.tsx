@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { SettingsView } from "@/components/settings/settings-view.tsx";
 import { requirePage } from "@/lib/auth/page.ts";
 import { roleAllows } from "@/lib/auth/roles.ts";
-import { teamScope } from "@/lib/auth/scope.ts";
 import "@/components/alerts/alerting.css";
+import "../styles/finance.css";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -20,8 +20,6 @@ export default async function SettingsPage() {
             : "none"
       }
       channels={roleAllows(user.role, "channels:write")}
-      // the catalogue and the rates are fleet-wide: a team-limited user reads them only
-      pricing={roleAllows(user.role, "pricing:write") && teamScope(user) === null}
     />
   );
 }

@@ -120,7 +120,8 @@ it("renders every admin section and the pricing catalogue", () => {
     "users.create",
     "{&quot;role&quot;:&quot;viewer&quot;}",
     "$98.3200/h",
-    "approx",
+    // the note opens on demand: the row offers it
+    "source, note",
     "added or changed by fin@x.io",
     "Retire",
     "gft_SECRET",

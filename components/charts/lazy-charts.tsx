@@ -32,3 +32,9 @@ export const LazyChartLineGpuMetric = dynamic(
   // the chart's panel: caption plus a 200 px plot
   { ssr: false, loading: () => <div className="panel" style={{ margin: 0, height: 262 }} /> },
 );
+
+export const LazyChartScatterOffers = dynamic(
+  () => import("./chart-scatter-offers.tsx").then((m) => m.ChartScatterOffers),
+  // the page reserves the chart's height (offersChartHeight) around it, so nothing moves
+  { ssr: false, loading: () => <ChartPlaceholder height={112} /> },
+);

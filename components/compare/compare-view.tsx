@@ -10,6 +10,7 @@ import { useSearchState } from "../use-search-state.ts";
 import { BenchmarksPanel } from "./benchmarks-panel.tsx";
 import { compareQueries } from "./compare-queries.ts";
 import { pricingLabel, type Filters } from "./filters.ts";
+import { OffersCharts } from "./offers-charts.tsx";
 import { OffersSection } from "./offers-table.tsx";
 import { RepriceSection } from "./reprice-table.tsx";
 import { SpecsTable } from "./specs-table.tsx";
@@ -42,7 +43,7 @@ export function CompareView({ canWrite }: { canWrite: boolean }) {
       <div className="page-title">
         <h1>Compare clouds</h1>
         <p>
-          Per GPU: every catalogue offer in force now, cheapest first · re-priced month:{" "}
+          Per GPU: every catalogue offer in force now, per GPU-hour · the fleet&apos;s month:{" "}
           {c ? monthLabel(c.month) : "this month"} (UTC)
         </p>
         <span className="spacer" />
@@ -80,6 +81,7 @@ export function CompareView({ canWrite }: { canWrite: boolean }) {
               options={c.pricingModels.map((p) => [p, pricingLabel(p)])}
             />
           </div>
+          <OffersCharts c={c} filters={filters} />
           <RepriceSection c={c} filters={filters} />
           <OffersSection c={c} filters={filters} />
           <BenchmarksPanel rows={c.benchmarks} canWrite={canWrite} />

@@ -13,7 +13,13 @@ export function matchesOffer(o: OfferDto, f: Filters): boolean {
   );
 }
 
-/** Per GPU model, every offer in force now, cheapest per GPU-hour first. */
+/** The id of a GPU model's offers table, for links from its chart. */
+export const offersAnchor = (model: string) => `offers-${model.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+
+/**
+ * Per GPU model, every offer in force now, cheapest per GPU-hour first: one disclosure each, its
+ * summary saying how many offers and the cheapest per GPU-hour, open when the model is filtered.
+ */
 export function OffersSection({ c, filters }: { c: CompareResult; filters: Filters }) {
   const models = c.models.filter((m) => !filters.model || m.model === filters.model);
   return (
@@ -28,18 +34,25 @@ export function OffersSection({ c, filters }: { c: CompareResult; filters: Filte
       </div>
       {models.map((m) => {
         const offers = m.offers.filter((o) => matchesOffer(o, filters));
+        const cheapest = offers[0];
         return (
-          <div
+          <details
             key={m.model}
-            className="compare-model"
-            style={{ marginTop: 20 }}
+            id={offersAnchor(m.model)}
+            className="compare-model offers-details"
             data-testid="offer-model"
             data-model={m.model}
+            open={filters.model === m.model}
           >
-            <h3>
-              {m.label}
-              {m.spec ? null : <span className="muted small"> · not in the spec table</span>}
-            </h3>
+            <summary>
+              <h3>{m.label}</h3>
+              <span className="muted small">
+                {" "}
+                · {offers.length} offer{offers.length === 1 ? "" : "s"}
+                {cheapest ? ` · from ${rate(cheapest.perGpuHourMicros)} per GPU-hour` : ""}
+                {m.spec ? "" : " · not in the spec table"}
+              </span>
+            </summary>
             {m.providersWithout.length > 0 ? (
               <p className="muted small" data-testid="providers-without">
                 No offer on {m.providersWithout.join(", ")}
@@ -52,18 +65,18 @@ export function OffersSection({ c, filters }: { c: CompareResult; filters: Filte
                 <table className="data">
                   <thead>
                     <tr>
+                      <th className="num" scope="col">
+                        $/GPU-hour
+                      </th>
                       <th scope="col">Provider</th>
+                      <th scope="col">Pricing</th>
                       <th scope="col">Instance type</th>
                       <th scope="col">Region</th>
-                      <th scope="col">Pricing</th>
                       <th className="num" scope="col">
                         GPUs
                       </th>
                       <th className="num" scope="col">
-                        $/hour
-                      </th>
-                      <th className="num" scope="col">
-                        $/GPU-hour
+                        $/instance-hour
                       </th>
                       <th className="num" scope="col">
                         $/TFLOPS-hour
@@ -81,21 +94,21 @@ export function OffersSection({ c, filters }: { c: CompareResult; filters: Filte
                         key={`${o.provider}|${o.instanceType}|${o.region}|${o.pricingModel}`}
                         data-testid="offer-row"
                       >
-                        <td>{o.provider}</td>
-                        <td className="mono">{o.instanceType}</td>
-                        <td>{o.region === "*" ? "any" : o.region}</td>
-                        <td>{pricingLabel(o.pricingModel)}</td>
-                        <td className="num">{o.gpuCount}</td>
-                        <td className="num">
-                          {rate(o.usdPerHourMicros)}
-                          {o.conversion ? <div className="muted small">{o.conversion}</div> : null}
-                        </td>
                         <td
-                          className="num"
+                          className="num strong"
                           data-testid="per-gpu-hour"
                           data-micros={o.perGpuHourMicros}
                         >
                           {rate(o.perGpuHourMicros, 4)}
+                        </td>
+                        <td>{o.provider}</td>
+                        <td>{pricingLabel(o.pricingModel)}</td>
+                        <td className="mono">{o.instanceType}</td>
+                        <td>{o.region === "*" ? "any" : o.region}</td>
+                        <td className="num">{o.gpuCount}</td>
+                        <td className="num muted" data-testid="per-instance-hour">
+                          {rate(o.usdPerHourMicros)}
+                          {o.conversion ? <div className="small">{o.conversion}</div> : null}
                         </td>
                         <td className="num" data-testid="per-tflops-hour">
                           {rate(o.perTflopsHourMicros, 5)}
@@ -124,7 +137,7 @@ export function OffersSection({ c, filters }: { c: CompareResult; filters: Filte
                 </table>
               </TableWrap>
             )}
-          </div>
+          </details>
         );
       })}
     </section>

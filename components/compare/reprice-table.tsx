@@ -1,5 +1,5 @@
 import type { CompareResult } from "@/lib/compare/schema.ts";
-import { roundToUnit } from "@/lib/core/money.ts";
+import { divRoundHalfUp, roundToUnit } from "@/lib/core/money.ts";
 import { formatMoney } from "@/lib/format/money.ts";
 import { TableWrap } from "../table-wrap.tsx";
 import { pricingLabel, type Filters } from "./filters.ts";
@@ -69,9 +69,12 @@ export function RepriceSection({ c, filters }: { c: CompareResult; filters: Filt
                   <tr>
                     <th scope="col">Provider</th>
                     <th scope="col">Pricing</th>
+                    <th className="num" scope="col">
+                      $/GPU-hour
+                    </th>
                     <th scope="col">Cheapest offer</th>
                     <th className="num" scope="col">
-                      $/hour
+                      $/instance-hour
                     </th>
                     <th className="num" scope="col">
                       Re-priced
@@ -86,12 +89,19 @@ export function RepriceSection({ c, filters }: { c: CompareResult; filters: Filt
                     <tr key={`${a.provider}|${a.pricingModel}`} data-testid="reprice-row">
                       <td>{a.provider}</td>
                       <td>{pricingLabel(a.pricingModel)}</td>
+                      <td className="num" data-testid="reprice-per-gpu-hour">
+                        {formatMoney(
+                          divRoundHalfUp(BigInt(a.usdPerHourMicros), BigInt(a.gpuCount)),
+                          "USD",
+                          4,
+                        )}
+                      </td>
                       <td className="mono">
                         {a.instanceType} ({a.gpuCount} GPU{a.gpuCount === 1 ? "" : "s"},{" "}
                         {a.region === "*" ? "any region" : a.region})
                         {a.conversion ? <span className="muted small"> {a.conversion}</span> : null}
                       </td>
-                      <td className="num">{formatMoney(a.usdPerHourMicros)}</td>
+                      <td className="num muted">{formatMoney(a.usdPerHourMicros)}</td>
                       <td className="num" data-testid="reprice-cost" data-micros={a.micros}>
                         {formatMoney(a.displayMicros)}
                       </td>

@@ -161,7 +161,6 @@ function CostsBody({ m }: { m: CostMonth }) {
       <CostBasisNote m={m} />
 
       {m.unpricedNow.length > 0 ? <UnpricedNow rows={m.unpricedNow} /> : null}
-      {m.priceNotes ? <PriceNotesPanel notes={m.priceNotes} /> : null}
 
       {empty ? (
         <section className="panel empty">
@@ -198,6 +197,9 @@ function CostsBody({ m }: { m: CostMonth }) {
           ))}
         </div>
       ) : null}
+
+      {/* what priced the figures above: one line, the lists on demand */}
+      {m.priceNotes ? <PriceNotesPanel notes={m.priceNotes} /> : null}
 
       <section className="panel" aria-labelledby="per-instance-title">
         <div className="panel-head">
@@ -255,7 +257,8 @@ function UnpricedNow({ rows }: { rows: CostMonth["unpricedNow"] }) {
         <h2 id="unpriced-now-title">Hosts with no price</h2>
         <span className="muted small">
           their hours are left out of every total (never counted as free) until the catalogue has a
-          price; add one, then re-price the month on the settings page for the hours already closed
+          price; add one, then re-price the month in the pricing catalogue for the hours already
+          closed
         </span>
       </div>
       <TableWrap label="Hosts with no price table">

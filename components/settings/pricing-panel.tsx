@@ -8,13 +8,18 @@ import { pricingQueries } from "@/lib/queries/admin.ts";
 import { fleetQueries } from "@/lib/queries/fleet.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";
 import { pricingRowSchema, type PricingRowDto } from "@/lib/zod/schemas/pricing.ts";
-import { LocalTime } from "../time-zone.tsx";
 import { useSearchState } from "../use-search-state.ts";
 import { ConfirmButton } from "./form-bits.tsx";
-import { convertedPriceText, RegionCell, StaleMark } from "./price-cells.tsx";
 import { PriceForm } from "./price-form.tsx";
+import {
+  matchesPricingFilters,
+  NO_PRICING_FILTERS,
+  staleCount,
+  type PricingFilters,
+} from "./pricing-filter.ts";
+import { PricingFiltersBar } from "./pricing-filters-bar.tsx";
+import { PricingTable } from "./pricing-table.tsx";
 import { ratesQuery } from "./rates-panel.tsx";
-import { PricingSource } from "./pricing-source.tsx";
 
 const MODEL_ORDER = ["on_demand", "spot", "reserved"];
 
@@ -66,6 +71,8 @@ export function PricingPanel({ canWrite }: { canWrite: boolean }) {
   const rows = q.data ? orderPricingRows(q.data.rows) : [];
   const rates = useQuery(ratesQuery()).data?.rows ?? null;
   const now = new Date();
+  const [filters, setFilters] = useState<PricingFilters>(NO_PRICING_FILTERS);
+  const shown = rows.filter((r) => matchesPricingFilters(r, filters, now));
   const prefill = canWrite ? readPricePrefill(params) : null;
   const [editing, setEditing] = useState<Editing | null>(() =>
     prefill ? { kind: "new", prefill } : null,
@@ -94,7 +101,8 @@ export function PricingPanel({ canWrite }: { canWrite: boolean }) {
         <h2 id="pricing-title">Pricing catalogue</h2>
         <span className="muted small">
           hourly prices the cost ledger uses; a change applies to hours from now on, and to past
-          hours of the open month only when you re-price it
+          hours of the open month only when you re-price it (below); a row&apos;s source and note
+          open from its last column
         </span>
         <span className="spacer" />
         <label className="small">
@@ -148,73 +156,28 @@ export function PricingPanel({ canWrite }: { canWrite: boolean }) {
       ) : null}
       {q.isPending ? <p className="loading">Loading prices…</p> : null}
       {q.data ? (
-        <div className="table-wrap">
-          <table className="data" data-testid="pricing-table">
-            <thead>
-              <tr>
-                <th>Provider</th>
-                <th>Instance type</th>
-                <th>Region</th>
-                <th>Pricing</th>
-                <th>GPUs</th>
-                <th className="num">Price</th>
-                <th>Effective from</th>
-                <th>Source</th>
-                <th>Note</th>
-                <th>Origin</th>
-                {canWrite ? <th aria-label="Actions" /> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr
-                  key={r.id}
-                  data-testid="pricing-row"
-                  data-provider={r.provider}
-                  data-type={r.instanceType}
-                  data-region={r.region}
-                  data-model={r.pricingModel}
-                  data-origin={r.origin}
-                  data-retired={r.retiredAt ? "yes" : "no"}
-                  data-note={r.note ? "yes" : "no"}
-                  className={r.retiredAt ? "muted" : undefined}
-                >
-                  <td>{r.provider}</td>
-                  <td className="mono">{r.instanceType}</td>
-                  <td>
-                    <RegionCell region={r.region} />
-                  </td>
-                  <td>{pricingModelText(r.pricingModel)}</td>
-                  <td>
-                    {r.gpuCount} × {r.gpuModel}
-                  </td>
-                  <td className="num" data-micros={r.usdPerHourMicros} data-currency={r.currency}>
-                    {convertedPriceText(r, rates, now) ?? hourlyPriceText(r)}
-                  </td>
-                  <td>
-                    <LocalTime value={r.effectiveFrom} />
-                  </td>
-                  <td className="wrap pricing-source">
-                    <PricingSource text={r.source} />
-                    {r.sourceDate ? (
-                      <div className="muted small">
-                        as of {r.sourceDate} <StaleMark sourceDate={r.sourceDate} now={now} />
-                      </div>
-                    ) : null}
-                  </td>
-                  <td className="wrap">{r.note ?? <span className="muted">—</span>}</td>
-                  <td className="small">
-                    {originText(r)}
-                    {r.retiredAt ? (
-                      <div className="muted">
-                        retired <LocalTime value={r.retiredAt} />
-                        {r.retiredBy ? ` by ${r.retiredBy}` : ""}
-                      </div>
-                    ) : null}
-                  </td>
-                  {canWrite ? (
-                    <td className="actions">
-                      {r.retiredAt ? null : (
+        <>
+          <PricingFiltersBar
+            rows={rows}
+            filters={filters}
+            onChange={setFilters}
+            shown={shown.length}
+            total={rows.length}
+            stale={staleCount(rows, now)}
+          />
+          <div className="table-wrap">
+            <PricingTable
+              rows={shown}
+              rates={rates}
+              now={now}
+              describe={describe}
+              pricingModelText={pricingModelText}
+              hourlyPriceText={hourlyPriceText}
+              originText={originText}
+              actions={
+                canWrite
+                  ? (r) =>
+                      r.retiredAt ? null : (
                         <>
                           <button
                             type="button"
@@ -239,15 +202,18 @@ export function PricingPanel({ canWrite }: { canWrite: boolean }) {
                             testId="price-retire"
                           />
                         </>
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {rows.length === 0 ? <p className="muted">The catalogue is empty.</p> : null}
-        </div>
+                      )
+                  : undefined
+              }
+            />
+            {rows.length === 0 ? <p className="muted">The catalogue is empty.</p> : null}
+            {rows.length > 0 && shown.length === 0 ? (
+              <p className="muted" data-testid="pricing-none-match">
+                No price matches the filters.
+              </p>
+            ) : null}
+          </div>
+        </>
       ) : null}
     </section>
   );

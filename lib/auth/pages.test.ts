@@ -57,6 +57,7 @@ describe("pages", () => {
       "/costs/reconcile",
       "/compare",
       "/settings",
+      "/settings/pricing",
     ]);
     expect(pages("admin")).toEqual(Object.keys(PAGE_PERMISSIONS));
     expect(tokenAllows("read", "costs:read")).toBe(true);

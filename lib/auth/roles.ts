@@ -76,6 +76,7 @@ export const PAGE_PERMISSIONS = {
   "/costs/reconcile": "costs:read",
   "/compare": "compare:read",
   "/settings": "budgets:write",
+  "/settings/pricing": "budgets:write",
   "/admin": "users:admin",
 } as const satisfies Record<string, Permission>;
 

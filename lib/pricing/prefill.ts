@@ -1,5 +1,5 @@
-// The link from an "unpriced" mark to the settings page's price form, filled in with what the host
-// says about itself (pure: used by the fleet, instance and costs pages, and the form reads it back).
+// The link from an "unpriced" mark to the pricing catalogue's price form, filled in with what the
+// host says about itself (pure: used by the fleet, instance and costs pages; the form reads it back).
 
 export const PRICE_PREFILL_FIELDS = [
   "provider",
@@ -25,7 +25,7 @@ export function addPriceHref(host: {
     if (v !== undefined && v !== null && String(v) !== "" && String(v) !== "unknown")
       p.set(k, String(v));
   }
-  return `/settings?${p.toString()}#pricing`;
+  return `/settings/pricing?${p.toString()}#pricing`;
 }
 
 /** The prefill a settings URL carries, or null when it asks for none. */
