@@ -7,6 +7,7 @@ import { sendJson } from "@/lib/queries/settings-send.ts";
 import {
   POLICY_ACTIONS,
   POLICY_EXECUTORS,
+  POLICY_KINDS,
   POLICY_SCOPES,
   policyInputSchema,
   policySchema,
@@ -83,11 +84,17 @@ function Select<T extends string>(props: {
   );
 }
 
-/** Create or edit an idle-release policy. A new policy always starts in dry run. */
+const KIND_LABELS: Record<(typeof POLICY_KINDS)[number], string> = {
+  idle_release: "idle release (every GPU idle)",
+  max_runtime: "maximum run time (host running)",
+};
+
+/** Create or edit a policy (idle release or maximum run time). A new one starts in dry run. */
 export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDone: () => void }) {
   const client = useQueryClient();
   const [v, setV] = useState({
     name: policy?.name ?? "",
+    kind: policy?.kind ?? "idle_release",
     action: policy?.action ?? "stop",
     idleHours: String(policy?.idleHours ?? 24),
     warnAt: (policy?.warnAt ?? [0.5, 0.9]).map((f) => Math.round(f * 100)).join(", "),
@@ -114,6 +121,7 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
   const submit = () => {
     const raw: Record<string, unknown> = {
       name: v.name,
+      kind: v.kind,
       action: v.action,
       idleHours: numberOrUndefined(v.idleHours),
       warnAt: parseNumberList(v.warnAt).map((p) => p / 100),
@@ -153,7 +161,21 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
     >
       <FormError errors={errors} />
       {input("name", "Name")}
-      {input("idleHours", "Every GPU idle for (hours)")}
+      <Select
+        label="Kind"
+        value={v.kind}
+        options={POLICY_KINDS}
+        labels={KIND_LABELS}
+        onChange={(x) => set("kind", x)}
+        testId="policy-kind"
+      />
+      {v.kind === "max_runtime"
+        ? input(
+            "idleHours",
+            "Host running for (hours)",
+            "counted from its first answer after it last came up",
+          )
+        : input("idleHours", "Every GPU idle for (hours)")}
       <Select
         label="Then"
         value={v.action}
@@ -162,7 +184,7 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
         onChange={(x) => set("action", x)}
         testId="policy-action"
       />
-      {input("warnAt", "Warn at (% of the idle hours)", "e.g. 50, 90")}
+      {input("warnAt", "Warn at (% of those hours)", "e.g. 50, 90")}
       {input("graceMinutes", "Grace after the last warning (minutes)")}
       <Select
         label="Scope"

@@ -30,7 +30,7 @@ export function toPolicyDto(r: Row): PolicyDto {
   return {
     id: r.id,
     name: r.name,
-    kind: "idle_release",
+    kind: r.kind as PolicyDto["kind"],
     mode: r.mode as PolicyDto["mode"],
     action: r.action as PolicyDto["action"],
     idleHours: r.idleHours,
@@ -50,6 +50,7 @@ export function toPolicyDto(r: Row): PolicyDto {
 function toData(p: PolicyInput) {
   return {
     name: p.name,
+    kind: p.kind,
     action: p.action,
     idleHours: p.idleHours,
     warnAt: JSON.stringify(p.warnAt),
@@ -122,7 +123,7 @@ export async function updatePolicy(
   if (!row || !policyInScope(scope, row)) throw new NotFoundError(`policy ${id}`);
   const { mode, ...fields } = patch;
   const current = { ...toPolicyDto(row), webhookUrl: row.webhookUrl };
-  const { id: _i, kind: _k, mode: _m, createdAt: _c, updatedAt: _u, ...editable } = current;
+  const { id: _i, mode: _m, createdAt: _c, updatedAt: _u, ...editable } = current;
   const next = parseOrThrow(policyInputSchema, { ...editable, ...fields }, "policy");
   if (!policyInScope(scope, next)) throw new ForbiddenError(OWN_TEAMS);
   const nextMode = mode ?? row.mode;
@@ -132,6 +133,13 @@ export async function updatePolicy(
         where: { id },
         data: { ...toData(next), mode: nextMode },
       });
+      // another kind counts another clock: its live episodes end (a stopped host's stays, for
+      // its savings, until it answers again)
+      if (next.kind !== row.kind)
+        await tx.policyEpisode.updateMany({
+          where: { policyId: id, state: { in: ["open", "failed"] } },
+          data: { state: "closed", closedAt: new Date(), openKey: null },
+        });
       await tx.auditEvent.create({
         data: auditData({
           ...audit,

@@ -1,10 +1,14 @@
 import { z } from "zod";
 import { isoTimeSchema, microsSchema, requiredText } from "./common.ts";
 
-// Idle-release policies (issue 25): every GPU of a host idle for idleHours → stop (or terminate,
-// only if chosen). Every policy starts in dry run; warnings at fractions of idleHours, then a
-// grace period after the last warning. The API, the settings form and the client share this.
+// Policies that act (issue 25). idle_release: every GPU of a host idle for idleHours → stop (or
+// terminate, only if chosen). max_runtime: a host running for idleHours since it last came up →
+// the same (docs/architecture.md "Domain rules"). Every policy starts in dry run; warnings at
+// fractions of idleHours, then a grace period after the last warning. The API, the settings form
+// and the client share this.
 
+export const POLICY_KINDS = ["idle_release", "max_runtime"] as const;
+export type PolicyKind = (typeof POLICY_KINDS)[number];
 export const POLICY_MODES = ["dry_run", "active"] as const;
 export const POLICY_ACTIONS = ["stop", "terminate"] as const;
 export const POLICY_SCOPES = ["fleet", "team", "project", "label"] as const;
@@ -30,9 +34,11 @@ export const labelMatchSchema = z
 
 const base = {
   name: requiredText("name", 100),
+  kind: z.enum(POLICY_KINDS),
   action: z.enum(POLICY_ACTIONS),
+  /** idle_release: hours every GPU is idle; max_runtime: hours the host has run */
   idleHours: z
-    .number({ error: "hours idle, a number" })
+    .number({ error: "hours, a number" })
     .min(1, { error: "at least 1 hour" })
     .max(24 * 30, { error: "at most 30 days" }),
   warnAt: z
@@ -63,6 +69,7 @@ const base = {
 
 const fields = {
   ...base,
+  kind: base.kind.default("idle_release"),
   action: base.action.default("stop"),
   idleHours: base.idleHours.default(24),
   warnAt: base.warnAt.default([0.5, 0.9]),
@@ -111,10 +118,10 @@ export type PolicyUpdate = z.infer<typeof policyUpdateSchema>;
 export const policySchema = z.object({
   id: z.string(),
   name: z.string(),
-  kind: z.literal("idle_release"),
+  kind: z.enum(POLICY_KINDS),
   mode: z.enum(POLICY_MODES),
   action: z.enum(POLICY_ACTIONS),
-  idleHours: z.number(),
+  idleHours: z.number().describe("idle_release: hours idle; max_runtime: hours running"),
   warnAt: z.array(z.number()),
   graceMinutes: z.number().int(),
   scopeKind: z.enum(POLICY_SCOPES),
@@ -132,11 +139,14 @@ export type PolicyDto = z.infer<typeof policySchema>;
 export const plannedActionSchema = z.object({
   policyId: z.string(),
   policyName: z.string(),
+  kind: z.enum(POLICY_KINDS),
   mode: z.enum(POLICY_MODES),
   hostId: z.string(),
   hostname: z.string(),
   action: z.enum(POLICY_ACTIONS),
-  idleSince: isoTimeSchema,
+  idleSince: isoTimeSchema.describe(
+    "when the episode's clock started: idle since (idle_release) or running since (max_runtime)",
+  ),
   /** when the policy acts (or would act): idle for idleHours, after the last warning's grace */
   actAt: isoTimeSchema,
   state: z.string().describe("open | acting | acted | failed"),
