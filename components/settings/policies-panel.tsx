@@ -9,9 +9,11 @@ import { sendJson } from "@/lib/queries/settings-send.ts";
 import { policySchema, type PlannedActionDto, type PolicyDto } from "@/lib/zod/schemas/policy.ts";
 import { TableWrap } from "../table-wrap.tsx";
 import { PolicyForm } from "./policy-form.tsx";
+import { ScaleSignals } from "./scale-signals.tsx";
 
-// Policies that act (issue 25: idle release, maximum run time): admins add them (always in dry run), switch them active, and
-// see what each would do, to which host, when, and the $ it would save.
+// Policies that act (issue 25: idle release, maximum run time, scale): admins add them (always in
+// dry run), switch them active, and see what each would do, to which host or pool, when, and the
+// $ it would save.
 
 const UTC = "UTC";
 
@@ -113,6 +115,7 @@ export function PoliciesPanel({ canWrite }: { canWrite: boolean }) {
       ) : null}
       {change.error ? <p className="field-error">{change.error.message}</p> : null}
       <PlannedActions />
+      <ScaleSignals />
     </section>
   );
 }

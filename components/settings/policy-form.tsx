@@ -23,6 +23,7 @@ import {
   zodErrors,
   type Errors,
 } from "./form-bits.tsx";
+import { ScaleFields, scaleBody, scaleText } from "./policy-scale-fields.tsx";
 
 const EXECUTOR_LABELS: Record<(typeof POLICY_EXECUTORS)[number], string> = {
   simulated: "simulated cloud (demo)",
@@ -87,6 +88,7 @@ function Select<T extends string>(props: {
 const KIND_LABELS: Record<(typeof POLICY_KINDS)[number], string> = {
   idle_release: "idle release (every GPU idle)",
   max_runtime: "maximum run time (host running)",
+  scale: "scale out / in (pool utilization)",
 };
 
 /** Create or edit a policy (idle release or maximum run time). A new one starts in dry run. */
@@ -105,6 +107,7 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
     webhookUrl: "",
     optOutLabel: policy?.optOutLabel ?? "gpufleet.io/keep=true",
   });
+  const [scale, setScale] = useState(() => scaleText(policy));
   const [errors, setErrors] = useState<Errors>({});
   const set = (k: keyof typeof v, value: string) => setV((old) => ({ ...old, [k]: value }));
   const save = useMutation({
@@ -130,6 +133,7 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
       scopeValue: v.scopeKind === "fleet" ? "" : v.scopeValue,
       executor: v.executor,
       optOutLabel: v.optOutLabel,
+      scale: v.kind === "scale" ? scaleBody(scale) : null,
     };
     // the stored URL is never shown back (it may carry a token): leave it unchanged when blank
     if (v.webhookUrl.trim() !== "") raw.webhookUrl = v.webhookUrl.trim();
@@ -169,23 +173,36 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
         onChange={(x) => set("kind", x)}
         testId="policy-kind"
       />
-      {v.kind === "max_runtime"
-        ? input(
-            "idleHours",
-            "Host running for (hours)",
-            "counted from its first answer after it last came up",
-          )
-        : input("idleHours", "Every GPU idle for (hours)")}
-      <Select
-        label="Then"
-        value={v.action}
-        options={POLICY_ACTIONS}
-        labels={{ stop: "stop (keeps disks)", terminate: "terminate (deletes the instance)" }}
-        onChange={(x) => set("action", x)}
-        testId="policy-action"
-      />
-      {input("warnAt", "Warn at (% of those hours)", "e.g. 50, 90")}
-      {input("graceMinutes", "Grace after the last warning (minutes)")}
+      {v.kind === "scale" ? (
+        <ScaleFields
+          value={scale}
+          errors={errors}
+          onChange={(k, x) => setScale((old) => ({ ...old, [k]: x }))}
+        />
+      ) : null}
+      {v.kind === "scale"
+        ? null
+        : v.kind === "max_runtime"
+          ? input(
+              "idleHours",
+              "Host running for (hours)",
+              "counted from its first answer after it last came up",
+            )
+          : input("idleHours", "Every GPU idle for (hours)")}
+      {v.kind === "scale" ? null : (
+        <>
+          <Select
+            label="Then"
+            value={v.action}
+            options={POLICY_ACTIONS}
+            labels={{ stop: "stop (keeps disks)", terminate: "terminate (deletes the instance)" }}
+            onChange={(x) => set("action", x)}
+            testId="policy-action"
+          />
+          {input("warnAt", "Warn at (% of those hours)", "e.g. 50, 90")}
+          {input("graceMinutes", "Grace after the last warning (minutes)")}
+        </>
+      )}
       <Select
         label="Scope"
         value={v.scopeKind}

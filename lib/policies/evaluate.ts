@@ -40,6 +40,7 @@ export interface EvalHost extends HostScopeFacts {
   region: string;
   zone: string | null;
   instanceId: string | null;
+  instanceType: string;
   hourlyMicros: bigint | null;
   gpus: string[];
 }
@@ -85,6 +86,7 @@ export async function loadEvalHosts(db: Db, now: Date): Promise<Map<string, Eval
       region: h.region,
       zone: h.zone,
       instanceId: h.instanceId,
+      instanceType: h.instanceType,
       hourlyMicros: price.priced ? price.usdPerHourMicros : null,
       gpus: byHost.get(h.id) ?? [],
     });
@@ -149,7 +151,9 @@ export async function trackEpisodes(
 ): Promise<EvalResult> {
   const { db, now } = ctx;
   const res: EvalResult = { opened: 0, closed: 0, resumed: 0 };
-  const policies = (await db.policy.findMany({ where: { enabled: true } })).map(toPolicyFacts);
+  const policies = (
+    await db.policy.findMany({ where: { enabled: true, kind: { not: "scale" } } })
+  ).map(toPolicyFacts);
   const idleNow = policies.some((p) => p.kind === "idle_release")
     ? await idleOver(ctx, hosts, NOW_WINDOW_MS)
     : new Set<string>();

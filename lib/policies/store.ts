@@ -12,6 +12,7 @@ import {
   type PolicyUpdate,
 } from "../zod/schemas/policy.ts";
 import { parseWarnAt } from "./policy-rules.ts";
+import { parseScale } from "./scale-rules.ts";
 
 // Stored policies: created in dry run always; every change is audited in the same transaction.
 // A team-limited admin sees and edits only policies scoped to one of their teams; fleet, project
@@ -42,6 +43,7 @@ export function toPolicyDto(r: Row): PolicyDto {
     webhookUrl: r.webhookUrl === null ? null : redactUrl(r.webhookUrl),
     optOutLabel: r.optOutLabel,
     enabled: r.enabled,
+    scale: parseScale(r.scale),
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
@@ -61,6 +63,7 @@ function toData(p: PolicyInput) {
     webhookUrl: p.webhookUrl ?? null,
     optOutLabel: p.optOutLabel,
     enabled: p.enabled,
+    scale: p.scale ? JSON.stringify(p.scale) : null,
   };
 }
 

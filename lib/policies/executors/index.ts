@@ -1,6 +1,7 @@
 import "server-only";
 import { alibabaEcsExecutor } from "./alibaba-ecs.ts";
 import type { Db } from "../../db.ts";
+import { awsAsgScale } from "./aws-asg.ts";
 import { awsEc2Executor } from "./aws-ec2.ts";
 import { azureComputeExecutor } from "./azure-compute.ts";
 import { gcpComputeExecutor } from "./gcp-compute.ts";
@@ -10,7 +11,8 @@ import type { Executor } from "./types.ts";
 import { webhookExecutor } from "./webhook.ts";
 
 /** The executor a policy names. A cloud SDK is imported only when
- * an action of that cloud runs (server-only: never in a client bundle). */
+ * an action of that cloud runs (server-only: never in a client bundle). Those that can scale a
+ * pool (scale policies) have `scale`: simulated, webhook, aws (Auto Scaling). */
 export function executorFor(
   db: Db,
   policy: { executor: string; webhookUrl: string | null },
@@ -19,7 +21,7 @@ export function executorFor(
     case "webhook":
       return webhookExecutor({ url: policy.webhookUrl ?? "" });
     case "aws":
-      return awsEc2Executor();
+      return { ...awsEc2Executor(), scale: (t) => awsAsgScale(t) };
     case "gcp":
       return gcpComputeExecutor();
     case "azure":
