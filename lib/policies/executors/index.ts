@@ -5,6 +5,7 @@ import { awsAsgScale } from "./aws-asg.ts";
 import { awsEc2Executor } from "./aws-ec2.ts";
 import { azureComputeExecutor } from "./azure-compute.ts";
 import { gcpComputeExecutor } from "./gcp-compute.ts";
+import { gcpMigResize } from "./gcp-mig.ts";
 import { simulatedExecutor } from "./simulated.ts";
 import { tencentCvmExecutor } from "./tencent-cvm.ts";
 import type { Executor } from "./types.ts";
@@ -12,7 +13,7 @@ import { webhookExecutor } from "./webhook.ts";
 
 /** The executor a policy names. A cloud SDK is imported only when
  * an action of that cloud runs (server-only: never in a client bundle). Those that can scale a
- * pool (scale policies) have `scale`: simulated, webhook, aws (Auto Scaling). */
+ * pool (scale policies) have `scale`: simulated, webhook, aws (Auto Scaling), gcp (managed instance groups). */
 export function executorFor(
   db: Db,
   policy: { executor: string; webhookUrl: string | null },
@@ -23,7 +24,7 @@ export function executorFor(
     case "aws":
       return { ...awsEc2Executor(), scale: (t) => awsAsgScale(t) };
     case "gcp":
-      return gcpComputeExecutor();
+      return { ...gcpComputeExecutor(), scale: (t) => gcpMigResize(t) };
     case "azure":
       return azureComputeExecutor();
     case "alibaba":
