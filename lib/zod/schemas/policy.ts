@@ -22,7 +22,13 @@ export const POLICY_EXECUTORS = [
   "tencent",
 ] as const;
 /** The executors that can scale a pool (a scale policy's choice). */
-export const SCALE_EXECUTORS: readonly PolicyExecutor[] = ["simulated", "webhook", "aws", "gcp"];
+export const SCALE_EXECUTORS: readonly PolicyExecutor[] = [
+  "simulated",
+  "webhook",
+  "aws",
+  "gcp",
+  "azure",
+];
 export type PolicyScope = (typeof POLICY_SCOPES)[number];
 export type PolicyExecutor = (typeof POLICY_EXECUTORS)[number];
 export const KEEP_HOURS = [4, 8, 24] as const;
@@ -144,7 +150,7 @@ function checkPolicy(p: Checked, ctx: z.RefinementCtx) {
     ctx.addIssue({
       code: "custom",
       path: ["executor"],
-      message: "scaling goes through the simulated, webhook, aws or gcp executor",
+      message: "scaling goes through the simulated, webhook, aws, gcp or azure executor",
     });
   if (p.executor === "webhook" && !p.webhookUrl)
     ctx.addIssue({
