@@ -57,6 +57,7 @@ const EXPECTED: Record<string, Rule> = {
   "PATCH /api/policies/[id]": adminOnly,
   "DELETE /api/policies/[id]": adminOnly,
   "GET /api/policies/actions": operatorRead,
+  "GET /api/policies/scale-signals": operatorRead,
   "POST /api/policies/keep": open,
   "GET /api/policies/savings": operatorRead,
   "POST /api/policies/hosts/[id]/start": adminOnly,

@@ -9,9 +9,11 @@ import { sendJson } from "@/lib/queries/settings-send.ts";
 import { policySchema, type PlannedActionDto, type PolicyDto } from "@/lib/zod/schemas/policy.ts";
 import { TableWrap } from "../table-wrap.tsx";
 import { PolicyForm } from "./policy-form.tsx";
+import { ScaleSignals } from "./scale-signals.tsx";
 
-// Idle-release policies (issue 25): admins add them (always in dry run), switch them active, and
-// see what each would do, to which host, when, and the $ it would save.
+// Policies that act (issue 25: idle release, maximum run time, scale): admins add them (always in
+// dry run), switch them active, and see what each would do, to which host or pool, when, and the
+// $ it would save.
 
 const UTC = "UTC";
 
@@ -29,10 +31,11 @@ export function PoliciesPanel({ canWrite }: { canWrite: boolean }) {
   return (
     <section className="panel" aria-labelledby="policies-title" data-testid="policies-panel">
       <div className="panel-head">
-        <h2 id="policies-title">Idle-release policies</h2>
+        <h2 id="policies-title">Policies that act</h2>
         <span className="muted small">
-          every GPU of a host idle for N hours → warn the owner, then stop it; a host labelled with
-          the opt-out label is never touched; new policies start in dry run
+          every GPU of a host idle for N hours, or a host running for N hours → warn its holders and
+          owner, then stop it; a host labelled with the opt-out label is never touched; new policies
+          start in dry run
         </span>
         <span className="spacer" />
         {canWrite ? (
@@ -47,7 +50,7 @@ export function PoliciesPanel({ canWrite }: { canWrite: boolean }) {
       ) : null}
       {q.error ? <p className="field-error">{q.error.message}</p> : null}
       {q.data ? (
-        <TableWrap label="Idle-release policies">
+        <TableWrap label="Policies that act">
           <table className="data" data-testid="policies-table">
             <thead>
               <tr>
@@ -65,8 +68,8 @@ export function PoliciesPanel({ canWrite }: { canWrite: boolean }) {
                   <td>{p.name}</td>
                   <td>{p.scopeKind === "fleet" ? "fleet" : `${p.scopeKind} ${p.scopeValue}`}</td>
                   <td>
-                    idle {p.idleHours} h → {p.action}; warn at{" "}
-                    {p.warnAt.map((f) => `${Math.round(f * 100)} %`).join(", ")}; grace{" "}
+                    {p.kind === "max_runtime" ? "running" : "idle"} {p.idleHours} h → {p.action};
+                    warn at {p.warnAt.map((f) => `${Math.round(f * 100)} %`).join(", ")}; grace{" "}
                     {p.graceMinutes} min
                   </td>
                   <td>{p.executor}</td>
@@ -112,6 +115,7 @@ export function PoliciesPanel({ canWrite }: { canWrite: boolean }) {
       ) : null}
       {change.error ? <p className="field-error">{change.error.message}</p> : null}
       <PlannedActions />
+      <ScaleSignals />
     </section>
   );
 }
@@ -130,7 +134,7 @@ function PlannedActions() {
               <th>Host</th>
               <th>Policy</th>
               <th>Action</th>
-              <th>Idle since (UTC)</th>
+              <th>Since (UTC)</th>
               <th>Acts at (UTC)</th>
               <th>Warnings</th>
               <th className="num">Saves / month</th>
@@ -147,7 +151,12 @@ function PlannedActions() {
                   {a.mode === "dry_run" ? `would ${a.action}` : a.action}
                   {a.state !== "open" ? <span className="muted small"> · {a.state}</span> : null}
                 </td>
-                <td>{formatDateTime(a.idleSince, UTC)}</td>
+                <td>
+                  <span className="muted small">
+                    {a.kind === "max_runtime" ? "running" : "idle"}{" "}
+                  </span>
+                  {formatDateTime(a.idleSince, UTC)}
+                </td>
                 <td>
                   {formatDateTime(a.actAt, UTC)}
                   {a.keepUntil ? (
@@ -163,7 +172,7 @@ function PlannedActions() {
           </tbody>
         </table>
         {q.data && rows.length === 0 ? (
-          <p className="muted">No host is wholly idle under a policy right now.</p>
+          <p className="muted">No policy has a host to act on right now.</p>
         ) : null}
       </TableWrap>
     </>

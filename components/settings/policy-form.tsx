@@ -7,6 +7,7 @@ import { sendJson } from "@/lib/queries/settings-send.ts";
 import {
   POLICY_ACTIONS,
   POLICY_EXECUTORS,
+  POLICY_KINDS,
   POLICY_SCOPES,
   policyInputSchema,
   policySchema,
@@ -22,6 +23,7 @@ import {
   zodErrors,
   type Errors,
 } from "./form-bits.tsx";
+import { ScaleFields, scaleBody, scaleText } from "./policy-scale-fields.tsx";
 
 const EXECUTOR_LABELS: Record<(typeof POLICY_EXECUTORS)[number], string> = {
   simulated: "simulated cloud (demo)",
@@ -83,11 +85,18 @@ function Select<T extends string>(props: {
   );
 }
 
-/** Create or edit an idle-release policy. A new policy always starts in dry run. */
+const KIND_LABELS: Record<(typeof POLICY_KINDS)[number], string> = {
+  idle_release: "idle release (every GPU idle)",
+  max_runtime: "maximum run time (host running)",
+  scale: "scale out / in (pool utilization)",
+};
+
+/** Create or edit a policy (idle release or maximum run time). A new one starts in dry run. */
 export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDone: () => void }) {
   const client = useQueryClient();
   const [v, setV] = useState({
     name: policy?.name ?? "",
+    kind: policy?.kind ?? "idle_release",
     action: policy?.action ?? "stop",
     idleHours: String(policy?.idleHours ?? 24),
     warnAt: (policy?.warnAt ?? [0.5, 0.9]).map((f) => Math.round(f * 100)).join(", "),
@@ -98,6 +107,7 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
     webhookUrl: "",
     optOutLabel: policy?.optOutLabel ?? "gpufleet.io/keep=true",
   });
+  const [scale, setScale] = useState(() => scaleText(policy));
   const [errors, setErrors] = useState<Errors>({});
   const set = (k: keyof typeof v, value: string) => setV((old) => ({ ...old, [k]: value }));
   const save = useMutation({
@@ -114,6 +124,7 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
   const submit = () => {
     const raw: Record<string, unknown> = {
       name: v.name,
+      kind: v.kind,
       action: v.action,
       idleHours: numberOrUndefined(v.idleHours),
       warnAt: parseNumberList(v.warnAt).map((p) => p / 100),
@@ -122,6 +133,7 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
       scopeValue: v.scopeKind === "fleet" ? "" : v.scopeValue,
       executor: v.executor,
       optOutLabel: v.optOutLabel,
+      scale: v.kind === "scale" ? scaleBody(scale) : null,
     };
     // the stored URL is never shown back (it may carry a token): leave it unchanged when blank
     if (v.webhookUrl.trim() !== "") raw.webhookUrl = v.webhookUrl.trim();
@@ -153,17 +165,44 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
     >
       <FormError errors={errors} />
       {input("name", "Name")}
-      {input("idleHours", "Every GPU idle for (hours)")}
       <Select
-        label="Then"
-        value={v.action}
-        options={POLICY_ACTIONS}
-        labels={{ stop: "stop (keeps disks)", terminate: "terminate (deletes the instance)" }}
-        onChange={(x) => set("action", x)}
-        testId="policy-action"
+        label="Kind"
+        value={v.kind}
+        options={POLICY_KINDS}
+        labels={KIND_LABELS}
+        onChange={(x) => set("kind", x)}
+        testId="policy-kind"
       />
-      {input("warnAt", "Warn at (% of the idle hours)", "e.g. 50, 90")}
-      {input("graceMinutes", "Grace after the last warning (minutes)")}
+      {v.kind === "scale" ? (
+        <ScaleFields
+          value={scale}
+          errors={errors}
+          onChange={(k, x) => setScale((old) => ({ ...old, [k]: x }))}
+        />
+      ) : null}
+      {v.kind === "scale"
+        ? null
+        : v.kind === "max_runtime"
+          ? input(
+              "idleHours",
+              "Host running for (hours)",
+              "counted from its first answer after it last came up",
+            )
+          : input("idleHours", "Every GPU idle for (hours)")}
+      {v.kind === "scale" ? null : (
+        <>
+          <Select
+            label="Then"
+            value={v.action}
+            options={POLICY_ACTIONS}
+            labels={{ stop: "stop (keeps disks)", terminate: "terminate (deletes the instance)" }}
+            onChange={(x) => set("action", x)}
+            testId="policy-action"
+          />
+          {input("warnAt", "Warn at (% of those hours)", "e.g. 50, 90")}
+          {input("graceMinutes", "Grace after the last warning (minutes)")}
+        </>
+      )}
       <Select
         label="Scope"
         value={v.scopeKind}

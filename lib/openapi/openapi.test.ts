@@ -46,6 +46,7 @@ describe("openApiDocument", () => {
       "/api/policies/hosts/{id}/start",
       "/api/policies/keep",
       "/api/policies/savings",
+      "/api/policies/scale-signals",
       "/api/policies/{id}",
       "/api/work/trials",
       "/api/work/unit-costs",

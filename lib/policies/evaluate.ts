@@ -9,6 +9,7 @@ import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { lookupPrice } from "../pricing/lookup.ts";
 import type { TickContext } from "../tick/context.ts";
 import { whollyIdleHosts } from "./idle-hosts.ts";
+import { runtimeCondition, type EpisodeCondition } from "./runtime.ts";
 import {
   hostInPolicyScope,
   optedOut,
@@ -17,10 +18,12 @@ import {
   type PolicyFacts,
 } from "./policy-rules.ts";
 
-// One pass over the enabled policies: an episode opens for each host in scope whose every GPU is
-// idle now (backdated to when the idleness began, as far as the policy's windows show), and
-// closes when a GPU works again, the host opts out, leaves the scope, or a spot reclaim is
-// announced (a reclaim is not idleness). A host the policy stopped keeps its episode ("acted")
+// One pass over the enabled policies: an idle-release episode opens for each host in scope whose
+// every GPU is idle now (backdated to when the idleness began, as far as the policy's windows
+// show), and closes when a GPU works again; a maximum-run-time episode opens for each host in
+// scope that is up (dated from its run's start, ./runtime.ts) and closes when the run ends. Either
+// closes when the host opts out, leaves the scope, or a spot reclaim is announced (a reclaim is
+// not idleness, and ends the run). A host the policy stopped keeps its episode ("acted")
 // until it answers again, and no other policy lists or acts on it meanwhile. Active policies then warn and act (./lifecycle.ts).
 
 /** The window that decides "idle now". */
@@ -37,6 +40,7 @@ export interface EvalHost extends HostScopeFacts {
   region: string;
   zone: string | null;
   instanceId: string | null;
+  instanceType: string;
   hourlyMicros: bigint | null;
   gpus: string[];
 }
@@ -44,6 +48,7 @@ export interface EvalHost extends HostScopeFacts {
 export function toPolicyFacts(row: {
   id: string;
   name: string;
+  kind: string;
   mode: string;
   action: string;
   idleHours: number;
@@ -81,6 +86,7 @@ export async function loadEvalHosts(db: Db, now: Date): Promise<Map<string, Eval
       region: h.region,
       zone: h.zone,
       instanceId: h.instanceId,
+      instanceType: h.instanceType,
       hourlyMicros: price.priced ? price.usdPerHourMicros : null,
       gpus: byHost.get(h.id) ?? [],
     });
@@ -123,16 +129,35 @@ export interface EvalResult {
   resumed: number;
 }
 
-/** Opens and closes the episodes of every enabled policy for this tick. */
+/** Idle release: every GPU idle over the last NOW_WINDOW_MS; backdated by the policy's windows. */
+function idleCondition(
+  ctx: TickContext,
+  hosts: Map<string, EvalHost>,
+  p: PolicyFacts,
+  idleNow: Set<string>,
+  cache: Map<number, Promise<Set<string>>>,
+): EpisodeCondition {
+  return {
+    holds: idleNow,
+    stillHolds: async () => true,
+    since: (hostId) => idleSince(ctx, hosts, p, hostId, cache),
+  };
+}
+
+/** Opens and closes the episodes of every enabled policy (each by its kind) for this tick. */
 export async function trackEpisodes(
   ctx: TickContext,
   hosts: Map<string, EvalHost>,
 ): Promise<EvalResult> {
   const { db, now } = ctx;
   const res: EvalResult = { opened: 0, closed: 0, resumed: 0 };
-  const policies = (await db.policy.findMany({ where: { enabled: true } })).map(toPolicyFacts);
-  const idleNow =
-    policies.length > 0 ? await idleOver(ctx, hosts, NOW_WINDOW_MS) : new Set<string>();
+  const policies = (
+    await db.policy.findMany({ where: { enabled: true, kind: { not: "scale" } } })
+  ).map(toPolicyFacts);
+  const idleNow = policies.some((p) => p.kind === "idle_release")
+    ? await idleOver(ctx, hosts, NOW_WINDOW_MS)
+    : new Set<string>();
+  const up = new Set([...hosts.values()].filter((h) => h.state === "up").map((h) => h.id));
   const cache = new Map<number, Promise<Set<string>>>();
   // a host one policy stopped is not idle for the others: they neither list nor act on it
   const stopped = new Set(
@@ -141,6 +166,10 @@ export async function trackEpisodes(
     ),
   );
   for (const p of policies) {
+    const cond =
+      p.kind === "max_runtime"
+        ? runtimeCondition(db, up, now)
+        : idleCondition(ctx, hosts, p, idleNow, cache);
     const live = await db.policyEpisode.findMany({
       where: { policyId: p.id, state: { not: "closed" } },
     });
@@ -158,15 +187,16 @@ export async function trackEpisodes(
         }
         continue;
       }
-      // open, or failed (its alert stays until the host is no longer idle here)
+      // open, or failed (its alert stays until the condition no longer holds here)
       if (e.state !== "open" && e.state !== "failed") continue;
       const keep =
         h &&
-        idleNow.has(h.id) &&
+        cond.holds.has(h.id) &&
         !stopped.has(h.id) &&
         hostInPolicyScope(p, h) &&
         !optedOut(p, h) &&
-        !spotInterrupted(h);
+        !spotInterrupted(h) &&
+        (await cond.stillHolds(h.id, e.idleSince));
       if (keep) continue;
       // conditional: a process acting on this episode right now keeps it
       const n = await db.policyEpisode.updateMany({
@@ -175,7 +205,7 @@ export async function trackEpisodes(
       });
       res.closed += n.count;
     }
-    for (const hostId of idleNow) {
+    for (const hostId of cond.holds) {
       const h = hosts.get(hostId);
       if (!h || byHost.has(hostId) || stopped.has(hostId)) continue;
       if (!hostInPolicyScope(p, h) || optedOut(p, h) || spotInterrupted(h)) continue;
@@ -184,7 +214,7 @@ export async function trackEpisodes(
           data: {
             policyId: p.id,
             hostId,
-            idleSince: await idleSince(ctx, hosts, p, hostId, cache),
+            idleSince: await cond.since(hostId),
             openKey: `${p.id}:${hostId}`,
           },
         });

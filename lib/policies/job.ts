@@ -3,11 +3,12 @@ import type { TickContext } from "../tick/context.ts";
 import { loadEvalHosts, trackEpisodes, type EvalResult } from "./evaluate.ts";
 import { executorFor } from "./executors/index.ts";
 import { runLifecycle, type LifecycleOptions, type LifecycleResult } from "./lifecycle.ts";
+import { runScalePolicies, type ScaleResult } from "./scale.ts";
 import { DEFAULT_WARN_DEPS } from "./warn.ts";
 
 // The policies' job, run by the leader after each collection tick: track idle episodes for every
 // enabled policy (dry run and active alike, so the dry-run list says what would happen and when),
-// then warn and act for the active ones.
+// then warn and act for the active ones; then the scale policies' signals (./scale.ts).
 
 export const DEFAULT_LIFECYCLE: Omit<LifecycleOptions, "executorFor"> = {
   warn: DEFAULT_WARN_DEPS,
@@ -20,13 +21,15 @@ export const DEFAULT_LIFECYCLE: Omit<LifecycleOptions, "executorFor"> = {
 export async function runPolicyJob(
   ctx: TickContext,
   opts: Partial<LifecycleOptions> = {},
-): Promise<EvalResult & LifecycleResult> {
+): Promise<EvalResult & LifecycleResult & ScaleResult> {
   const hosts = await loadEvalHosts(ctx.db, ctx.now);
   const tracked = await trackEpisodes(ctx, hosts);
-  const acted = await runLifecycle(ctx.db, hosts, ctx.now, {
+  const o: LifecycleOptions = {
     ...DEFAULT_LIFECYCLE,
     executorFor: (p) => executorFor(ctx.db, p),
     ...opts,
-  });
-  return { ...tracked, ...acted };
+  };
+  const acted = await runLifecycle(ctx.db, hosts, ctx.now, o);
+  const scaled = await runScalePolicies(ctx, hosts, o.executorFor);
+  return { ...tracked, ...acted, ...scaled };
 }

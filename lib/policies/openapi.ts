@@ -2,6 +2,7 @@ import {
   keepInputSchema,
   keepResultSchema,
   plannedActionListSchema,
+  scaleSignalListSchema,
   policyInputSchema,
   policyListSchema,
   policySchema,
@@ -110,6 +111,13 @@ export function policyPaths(): JsonObject {
         responses: { "200": ok("PlannedActionList") },
       },
     },
+    "/api/policies/scale-signals": {
+      get: {
+        summary:
+          "The scale policies' newest signals per pool: scale out or in, the pool's figures, the desired size, and the executor's answer",
+        responses: { "200": ok("ScaleSignalList") },
+      },
+    },
   };
 }
 
@@ -120,5 +128,6 @@ export function policySchemas(): JsonObject {
     PolicyList: schemaOf(policyListSchema),
     Policy: schemaOf(policySchema),
     PlannedActionList: schemaOf(plannedActionListSchema),
+    ScaleSignalList: schemaOf(scaleSignalListSchema),
   };
 }

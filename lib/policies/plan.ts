@@ -6,7 +6,8 @@ import { loadEvalHosts, toPolicyFacts } from "./evaluate.ts";
 import { actAt } from "./policy-rules.ts";
 
 // What the policies would do (dry run) or are doing (active): one row per live episode, with the
-// host, the action, when, and what it saves per month (the host's price × 730 h).
+// host, the action, when, and what it saves per month (the host's price × 730 h). A maximum-run-
+// time policy lists every host in scope that is running, longest-running first.
 
 const HOURS_PER_MONTH = 730n;
 
@@ -30,6 +31,7 @@ export async function listPlannedActions(
     actions.push({
       policyId: p.id,
       policyName: p.name,
+      kind: p.kind as PlannedActionDto["kind"],
       mode: p.mode as PlannedActionDto["mode"],
       hostId: h.id,
       hostname: h.hostname,

@@ -8,6 +8,7 @@ const T = new Date("2026-11-20T00:00:00Z");
 const policy = {
   id: "p",
   name: "p",
+  kind: "idle_release",
   mode: "active",
   action: "stop",
   idleHours: 24,

@@ -1,11 +1,14 @@
 import { HOUR_MS, MINUTE_MS } from "../core/time.ts";
 
-// The pure rules of an idle-release policy: which hosts it covers, the opt-out label, and when
-// an episode's warnings fall due and when it may act (docs/architecture.md "Domain rules").
+// The pure rules of a policy (idle release, maximum run time): which hosts it covers, the opt-out
+// label, and when an episode's warnings fall due and when it may act (docs/architecture.md
+// "Domain rules"). Both kinds count from the episode's `idleSince` (idle since, or running since).
 
 export interface PolicyFacts {
   id: string;
   name: string;
+  /** idle_release | max_runtime */
+  kind: string;
   mode: string;
   action: string;
   idleHours: number;

@@ -12,6 +12,7 @@ import {
   type PolicyUpdate,
 } from "../zod/schemas/policy.ts";
 import { parseWarnAt } from "./policy-rules.ts";
+import { parseScale } from "./scale-rules.ts";
 
 // Stored policies: created in dry run always; every change is audited in the same transaction.
 // A team-limited admin sees and edits only policies scoped to one of their teams; fleet, project
@@ -30,7 +31,7 @@ export function toPolicyDto(r: Row): PolicyDto {
   return {
     id: r.id,
     name: r.name,
-    kind: "idle_release",
+    kind: r.kind as PolicyDto["kind"],
     mode: r.mode as PolicyDto["mode"],
     action: r.action as PolicyDto["action"],
     idleHours: r.idleHours,
@@ -42,6 +43,7 @@ export function toPolicyDto(r: Row): PolicyDto {
     webhookUrl: r.webhookUrl === null ? null : redactUrl(r.webhookUrl),
     optOutLabel: r.optOutLabel,
     enabled: r.enabled,
+    scale: parseScale(r.scale),
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
@@ -50,6 +52,7 @@ export function toPolicyDto(r: Row): PolicyDto {
 function toData(p: PolicyInput) {
   return {
     name: p.name,
+    kind: p.kind,
     action: p.action,
     idleHours: p.idleHours,
     warnAt: JSON.stringify(p.warnAt),
@@ -60,6 +63,7 @@ function toData(p: PolicyInput) {
     webhookUrl: p.webhookUrl ?? null,
     optOutLabel: p.optOutLabel,
     enabled: p.enabled,
+    scale: p.scale ? JSON.stringify(p.scale) : null,
   };
 }
 
@@ -122,7 +126,7 @@ export async function updatePolicy(
   if (!row || !policyInScope(scope, row)) throw new NotFoundError(`policy ${id}`);
   const { mode, ...fields } = patch;
   const current = { ...toPolicyDto(row), webhookUrl: row.webhookUrl };
-  const { id: _i, kind: _k, mode: _m, createdAt: _c, updatedAt: _u, ...editable } = current;
+  const { id: _i, mode: _m, createdAt: _c, updatedAt: _u, ...editable } = current;
   const next = parseOrThrow(policyInputSchema, { ...editable, ...fields }, "policy");
   if (!policyInScope(scope, next)) throw new ForbiddenError(OWN_TEAMS);
   const nextMode = mode ?? row.mode;
@@ -132,6 +136,13 @@ export async function updatePolicy(
         where: { id },
         data: { ...toData(next), mode: nextMode },
       });
+      // another kind counts another clock: its live episodes end (a stopped host's stays, for
+      // its savings, until it answers again)
+      if (next.kind !== row.kind)
+        await tx.policyEpisode.updateMany({
+          where: { policyId: id, state: { in: ["open", "failed"] } },
+          data: { state: "closed", closedAt: new Date(), openKey: null },
+        });
       await tx.auditEvent.create({
         data: auditData({
           ...audit,

@@ -79,8 +79,12 @@ function message(w: Warning, who: Recipient[], links: { hours: number; url: stri
   const saving =
     w.host.hourlyMicros === null ? "" : ` It costs ${formatMoney(w.host.hourlyMicros)}/h.`;
   const keep = links.map((l) => `keep ${l.hours} h: ${l.url}`).join("\n");
+  const why =
+    w.policy.kind === "max_runtime"
+      ? `running longer than policy "${w.policy.name}" allows (${w.policy.idleHours} h)`
+      : `every GPU idle since policy "${w.policy.name}" started counting`;
   return (
-    `${w.host.hostname}: every GPU idle since policy "${w.policy.name}" started counting. ` +
+    `${w.host.hostname}: ${why}. ` +
     `It will be ${w.policy.action === "terminate" ? "terminated" : "stopped"} at ` +
     `${w.actAt.toISOString()} (warning ${w.number} of ${w.of}; for ${names}).${saving}\n${keep}`
   );
@@ -116,7 +120,12 @@ export async function sendWarning(db: Db, w: Warning, deps: WarnDeps): Promise<n
         : {
             type: "gpufleet.policy.warning",
             text,
-            policy: { id: w.policy.id, name: w.policy.name, action: w.policy.action },
+            policy: {
+              id: w.policy.id,
+              name: w.policy.name,
+              kind: w.policy.kind,
+              action: w.policy.action,
+            },
             host: { id: w.host.id, hostname: w.host.hostname, team: w.host.team },
             recipients: who,
             warning: { number: w.number, of: w.of },

@@ -3,6 +3,7 @@ import {
   plannedActionListSchema,
   policyListSchema,
   savingsSchema,
+  scaleSignalListSchema,
 } from "@/lib/zod/schemas/policy.ts";
 import { fetchJson, retryTransient } from "./fetch-json.ts";
 
@@ -21,6 +22,14 @@ export const policyQueries = {
     queryOptions({
       queryKey: [...policyQueries.all(), "actions"] as const,
       queryFn: ({ signal }) => fetchJson("/api/policies/actions", plannedActionListSchema, signal),
+      refetchInterval: 30_000,
+      retry: retryTransient,
+    }),
+  scaleSignals: () =>
+    queryOptions({
+      queryKey: [...policyQueries.all(), "scale-signals"] as const,
+      queryFn: ({ signal }) =>
+        fetchJson("/api/policies/scale-signals", scaleSignalListSchema, signal),
       refetchInterval: 30_000,
       retry: retryTransient,
     }),

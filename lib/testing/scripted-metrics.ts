@@ -1,4 +1,4 @@
-import type { GpuWindowStats, MetricsSource } from "../metrics/source.ts";
+import type { GpuShareAbove, GpuWindowStats, MetricsSource } from "../metrics/source.ts";
 import { UNUSED_WINDOW_READS } from "./fake-metrics.ts";
 
 // A MetricsSource whose GPU windows come from a script: util(hostId, uuid, minuteStartMs) gives a
@@ -49,6 +49,28 @@ export function scriptedMetrics(
     }
     return out;
   };
+  const gpuShareAbove = async (from: Date, to: Date, threshold: number) => {
+    const minutes = Math.max(1, Math.floor((to.getTime() - from.getTime()) / 60_000));
+    const out: GpuShareAbove[] = [];
+    for (const g of await gpus()) {
+      let n = 0;
+      let above = 0;
+      for (let i = 0; i < minutes; i++) {
+        const v = util(g.hostId, g.uuid, from.getTime() + i * 60_000);
+        if (v === null) continue;
+        n++;
+        if (v > threshold) above++;
+      }
+      if (n > 0)
+        out.push({
+          hostId: g.hostId,
+          gpuUuid: g.uuid,
+          shareAbove: above / n,
+          coverage: n / minutes,
+        });
+    }
+    return out;
+  };
   const unused = (what: string) => () => Promise.reject(new Error(`${what} not scripted`));
   return {
     mode: "embedded",
@@ -59,5 +81,6 @@ export function scriptedMetrics(
     health: unused("health"),
     ...UNUSED_WINDOW_READS,
     gpuWindow,
+    gpuShareAbove,
   };
 }

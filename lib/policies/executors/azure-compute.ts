@@ -31,7 +31,7 @@ export interface AzureComputeOptions {
 /** HTTP statuses retrying cannot fix (a wrong request, no permission, no such VM, a conflict). */
 const PERMANENT = new Set([400, 401, 403, 404, 409]);
 
-function failure(e: unknown): ExecutorError {
+export function failure(e: unknown): ExecutorError {
   if (e instanceof ExecutorError) return e;
   const err = e as { code?: unknown; statusCode?: unknown; message?: string };
   const status = typeof err.statusCode === "number" ? err.statusCode : undefined;
@@ -53,6 +53,43 @@ function parseId(id: string): { resourceGroup: string; name: string } | null {
     : null;
 }
 
+/** The subscription to act in: the option, else AZURE_SUBSCRIPTION_ID; none is final. */
+export function subscriptionOf(opts: AzureComputeOptions): string {
+  const subscription = opts.subscriptionId ?? process.env.AZURE_SUBSCRIPTION_ID;
+  if (!subscription) {
+    throw new ExecutorError(
+      "no Azure subscription: set AZURE_SUBSCRIPTION_ID",
+      false,
+      "no_subscription",
+    );
+  }
+  return subscription;
+}
+
+/** A ComputeManagementClient with the SDK's retries off (tests: plain http with their token). */
+export async function computeClient(opts: AzureComputeOptions, subscription: string) {
+  const { ComputeManagementClient } = await import("@azure/arm-compute");
+  const credential =
+    opts.credential ?? new (await import("@azure/identity")).DefaultAzureCredential();
+  const client = new ComputeManagementClient(credential, subscription, {
+    ...(opts.endpoint ? { endpoint: opts.endpoint, allowInsecureConnection: true } : {}),
+    retryOptions: { maxRetries: 0 },
+  });
+  if (opts.endpoint?.startsWith("http:")) {
+    // bearerTokenAuthenticationPolicy refuses plain http (STACK.md): set the header ourselves
+    client.pipeline.removePolicy({ name: "bearerTokenAuthenticationPolicy" });
+    client.pipeline.addPolicy({
+      name: "testBearerPolicy",
+      async sendRequest(req, next) {
+        const token = await credential.getToken("https://management.azure.com/.default");
+        if (token) req.headers.set("authorization", `Bearer ${token.token}`);
+        return next(req);
+      },
+    });
+  }
+  return client;
+}
+
 export function azureComputeExecutor(opts: AzureComputeOptions = {}): Executor {
   return {
     name: "azure",
@@ -61,34 +98,9 @@ export function azureComputeExecutor(opts: AzureComputeOptions = {}): Executor {
         throw new ExecutorError(`${t.hostname} is on ${t.provider}, not Azure`, false);
       }
       if (!t.instanceId) throw new ExecutorError(`${t.hostname} has no instance id`, false);
-      const subscription = opts.subscriptionId ?? process.env.AZURE_SUBSCRIPTION_ID;
-      if (!subscription) {
-        throw new ExecutorError(
-          "no Azure subscription: set AZURE_SUBSCRIPTION_ID",
-          false,
-          "no_subscription",
-        );
-      }
+      const subscription = subscriptionOf(opts);
       const vmId = t.instanceId.toLowerCase();
-      const { ComputeManagementClient } = await import("@azure/arm-compute");
-      const credential =
-        opts.credential ?? new (await import("@azure/identity")).DefaultAzureCredential();
-      const client = new ComputeManagementClient(credential, subscription, {
-        ...(opts.endpoint ? { endpoint: opts.endpoint, allowInsecureConnection: true } : {}),
-        retryOptions: { maxRetries: 0 },
-      });
-      if (opts.endpoint?.startsWith("http:")) {
-        // bearerTokenAuthenticationPolicy refuses plain http (STACK.md): set the header ourselves
-        client.pipeline.removePolicy({ name: "bearerTokenAuthenticationPolicy" });
-        client.pipeline.addPolicy({
-          name: "testBearerPolicy",
-          async sendRequest(req, next) {
-            const token = await credential.getToken("https://management.azure.com/.default");
-            if (token) req.headers.set("authorization", `Bearer ${token.token}`);
-            return next(req);
-          },
-        });
-      }
+      const client = await computeClient(opts, subscription);
       try {
         let found: { resourceGroup: string; name: string } | null = null;
         for await (const vm of client.virtualMachines.listAll()) {

@@ -88,6 +88,33 @@ describe("the signed webhook executor", () => {
     );
   });
 
+  it("posts a scale signal signed the same way, keyed by the signal", async () => {
+    const ex = webhookExecutor({ url: hookUrl, secret: SECRET, allowPrivate: allow });
+    const r = await ex.scale?.({
+      policyId: "p1",
+      signalId: "s9",
+      pool: "asg:train",
+      group: "train",
+      provider: "onprem",
+      region: "lab",
+      zone: null,
+      direction: "out",
+      fromSize: 2,
+      desired: 3,
+    });
+    expect(r?.detail).toBe("webhook answered 200");
+    const req = got.at(-1);
+    const ts = Number(req?.headers[TIMESTAMP_HEADER]);
+    expect(req?.headers[SIGNATURE_HEADER]).toBe(signWebhook(SECRET, ts, req?.body ?? ""));
+    expect(req?.headers["idempotency-key"]).toBe("s9:scale");
+    expect(JSON.parse(req?.body ?? "{}")).toMatchObject({
+      type: "gpufleet.policy.scale",
+      group: "train",
+      direction: "out",
+      desired: 3,
+    });
+  });
+
   it("treats 5xx as retryable and 4xx as final", async () => {
     const ex = webhookExecutor({ url: hookUrl, secret: SECRET, allowPrivate: allow });
     status = 503;

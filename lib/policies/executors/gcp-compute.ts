@@ -27,7 +27,7 @@ export interface GcpComputeOptions {
 /** HTTP statuses retrying cannot fix (a wrong request, no permission, no such instance). */
 const PERMANENT = new Set([400, 401, 403, 404, 409]);
 
-function endpointOpts(endpoint: string | undefined) {
+export function endpointOpts(endpoint: string | undefined) {
   if (!endpoint) return {};
   const u = new URL(endpoint);
   return {
@@ -37,7 +37,7 @@ function endpointOpts(endpoint: string | undefined) {
   };
 }
 
-function failure(e: unknown): ExecutorError {
+export function failure(e: unknown): ExecutorError {
   if (e instanceof ExecutorError) return e;
   const err = e as { code?: unknown; status?: unknown; message?: string };
   const status = typeof err.code === "number" ? err.code : Number(err.status) || undefined;
@@ -95,25 +95,13 @@ export function gcpComputeExecutor(opts: GcpComputeOptions = {}): Executor {
           verb === "delete"
             ? await instances.delete(req, noRetry)
             : await instances.stop(req, noRetry);
-        let op = (started as { latestResponse?: OperationBody }).latestResponse ?? {};
+        const op = await waitZoneOperation(operations, started, {
+          project,
+          zone: t.zone,
+          what: `${verb} ${t.instanceId}`,
+          waitMs: opts.waitMs,
+        });
         const name = op.name;
-        const deadline = Date.now() + (opts.waitMs ?? 600_000);
-        while (op.status !== "DONE") {
-          if (!name) throw new ExecutorError(`${verb} returned no operation name`, true);
-          if (Date.now() > deadline) {
-            throw new ExecutorError(`${verb} ${t.instanceId}: operation ${name} not done`, true);
-          }
-          const [next] = await operations.wait({ project, zone: t.zone, operation: name }, noRetry);
-          op = next as OperationBody;
-        }
-        const first = op.error?.errors?.[0];
-        if (first) {
-          throw new ExecutorError(
-            `Compute Engine ${verb} ${t.instanceId}: ${first.code ?? "error"}: ${first.message ?? ""}`,
-            true,
-            first.code ?? undefined,
-          );
-        }
         return { detail: `instances.${verb} ${t.instanceId} in ${t.zone}: DONE (${name ?? "?"})` };
       } catch (e) {
         throw failure(e);
@@ -124,8 +112,46 @@ export function gcpComputeExecutor(opts: GcpComputeOptions = {}): Executor {
   };
 }
 
-interface OperationBody {
+export interface OperationBody {
   name?: string | null;
   status?: string | number | null;
   error?: { errors?: { code?: string | null; message?: string | null }[] | null } | null;
+}
+
+interface ZoneOperations {
+  wait(
+    req: { project: string; zone: string; operation: string },
+    o: { retry: null },
+  ): Promise<unknown[]>;
+}
+
+/** Waits on a zone Operation until DONE; one that ends with `error` throws (retryable). */
+export async function waitZoneOperation(
+  operations: ZoneOperations,
+  started: unknown,
+  o: { project: string; zone: string; what: string; waitMs?: number | undefined },
+): Promise<OperationBody> {
+  let op = (started as { latestResponse?: OperationBody }).latestResponse ?? {};
+  const name = op.name;
+  const deadline = Date.now() + (o.waitMs ?? 600_000);
+  while (op.status !== "DONE") {
+    if (!name) throw new ExecutorError(`${o.what} returned no operation name`, true);
+    if (Date.now() > deadline) {
+      throw new ExecutorError(`${o.what}: operation ${name} not done`, true);
+    }
+    const [next] = await operations.wait(
+      { project: o.project, zone: o.zone, operation: name },
+      { retry: null },
+    );
+    op = next as OperationBody;
+  }
+  const first = op.error?.errors?.[0];
+  if (first) {
+    throw new ExecutorError(
+      `Compute Engine ${o.what}: ${first.code ?? "error"}: ${first.message ?? ""}`,
+      true,
+      first.code ?? undefined,
+    );
+  }
+  return op;
 }

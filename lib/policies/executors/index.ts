@@ -1,16 +1,20 @@
 import "server-only";
 import { alibabaEcsExecutor } from "./alibaba-ecs.ts";
 import type { Db } from "../../db.ts";
+import { awsAsgScale } from "./aws-asg.ts";
 import { awsEc2Executor } from "./aws-ec2.ts";
 import { azureComputeExecutor } from "./azure-compute.ts";
+import { azureVmssCapacity } from "./azure-vmss.ts";
 import { gcpComputeExecutor } from "./gcp-compute.ts";
+import { gcpMigResize } from "./gcp-mig.ts";
 import { simulatedExecutor } from "./simulated.ts";
 import { tencentCvmExecutor } from "./tencent-cvm.ts";
 import type { Executor } from "./types.ts";
 import { webhookExecutor } from "./webhook.ts";
 
 /** The executor a policy names. A cloud SDK is imported only when
- * an action of that cloud runs (server-only: never in a client bundle). */
+ * an action of that cloud runs (server-only: never in a client bundle). Those that can scale a
+ * pool (scale policies) have `scale`: simulated, webhook, aws (Auto Scaling), gcp (managed instance groups), azure (scale sets). */
 export function executorFor(
   db: Db,
   policy: { executor: string; webhookUrl: string | null },
@@ -19,11 +23,11 @@ export function executorFor(
     case "webhook":
       return webhookExecutor({ url: policy.webhookUrl ?? "" });
     case "aws":
-      return awsEc2Executor();
+      return { ...awsEc2Executor(), scale: (t) => awsAsgScale(t) };
     case "gcp":
-      return gcpComputeExecutor();
+      return { ...gcpComputeExecutor(), scale: (t) => gcpMigResize(t) };
     case "azure":
-      return azureComputeExecutor();
+      return { ...azureComputeExecutor(), scale: (t) => azureVmssCapacity(t) };
     case "alibaba":
       return alibabaEcsExecutor();
     case "tencent":

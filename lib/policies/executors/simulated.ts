@@ -1,12 +1,12 @@
 import "server-only";
 import type { Db } from "../../db.ts";
-import { ExecutorError, type ActionTarget, type Executor } from "./types.ts";
+import { ExecutorError, type ActionTarget, type Executor, type ScaleTarget } from "./types.ts";
 
 // The demo's simulated cloud: stopping a host switches its simulated instance off at the
 // simulator exporter that serves it (`POST /hosts/<i>/power`, `off`), so its metrics answer 503
 // like an unreachable stopped instance, the host goes down and its cost stops. `startSimulated`
 // switches it on again. Only demo hosts (scraped from the simulator) can be reached this way; no
-// cloud client is ever built.
+// cloud client is ever built. A scale signal only records the pool's desired capacity.
 
 function powerUrl(target: string | null): string | null {
   if (!target) return null;
@@ -45,6 +45,11 @@ export function simulatedExecutor(db: Db): Executor {
     async run(t: ActionTarget) {
       // the simulated cloud keeps every instance: terminate powers it off just like stop
       return { detail: `${t.action}: ${await switchPower(db, t.hostId, "off")}` };
+    },
+    // the simulator's fleet is fixed: a scale signal sets the pool's desired capacity, which the
+    // signal records (settings page, audit log) and nothing else changes
+    async scale(t: ScaleTarget) {
+      return { detail: `simulated desired capacity of ${t.pool}: ${t.fromSize} → ${t.desired}` };
     },
   };
 }

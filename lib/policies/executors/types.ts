@@ -22,9 +22,27 @@ export interface ExecutorResult {
   detail: string;
 }
 
+/** A scale policy's change to one pool's desired size (./../scale.ts). */
+export interface ScaleTarget {
+  policyId: string;
+  /** the signal's id: one call per signal (the webhook's idempotency key) */
+  signalId: string;
+  pool: string;
+  /** the provider's group: an autoscaling group, managed instance group or scale set name */
+  group: string | null;
+  provider: string;
+  region: string;
+  zone: string | null;
+  direction: "out" | "in";
+  fromSize: number;
+  desired: number;
+}
+
 export interface Executor {
   readonly name: string;
   run(target: ActionTarget): Promise<ExecutorResult>;
+  /** scale a pool to a desired size; absent where the executor cannot scale */
+  scale?(target: ScaleTarget): Promise<ExecutorResult>;
 }
 
 export class ExecutorError extends Error {

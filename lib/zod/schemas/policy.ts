@@ -1,10 +1,14 @@
 import { z } from "zod";
 import { isoTimeSchema, microsSchema, requiredText } from "./common.ts";
 
-// Idle-release policies (issue 25): every GPU of a host idle for idleHours → stop (or terminate,
-// only if chosen). Every policy starts in dry run; warnings at fractions of idleHours, then a
-// grace period after the last warning. The API, the settings form and the client share this.
+// Policies that act (issue 25). idle_release: every GPU of a host idle for idleHours → stop (or
+// terminate, only if chosen). max_runtime: a host running for idleHours since it last came up →
+// the same (docs/architecture.md "Domain rules"). Every policy starts in dry run; warnings at
+// fractions of idleHours, then a grace period after the last warning. The API, the settings form
+// and the client share this.
 
+export const POLICY_KINDS = ["idle_release", "max_runtime", "scale"] as const;
+export type PolicyKind = (typeof POLICY_KINDS)[number];
 export const POLICY_MODES = ["dry_run", "active"] as const;
 export const POLICY_ACTIONS = ["stop", "terminate"] as const;
 export const POLICY_SCOPES = ["fleet", "team", "project", "label"] as const;
@@ -17,9 +21,51 @@ export const POLICY_EXECUTORS = [
   "alibaba",
   "tencent",
 ] as const;
+/** The executors that can scale a pool (a scale policy's choice). */
+export const SCALE_EXECUTORS: readonly PolicyExecutor[] = [
+  "simulated",
+  "webhook",
+  "aws",
+  "gcp",
+  "azure",
+];
 export type PolicyScope = (typeof POLICY_SCOPES)[number];
 export type PolicyExecutor = (typeof POLICY_EXECUTORS)[number];
 export const KEEP_HOURS = [4, 8, 24] as const;
+
+/**
+ * A scale policy (kind "scale"): a pool whose GPUs spend at least `highMark` of `highMinutes`
+ * busy above it → scale out by one; at most lowMark busy for `lowMinutes` → scale in by one;
+ * `cooldownMinutes` after a signal the pool is left alone; the size stays within [min, max].
+ */
+export const scaleSettingsSchema = z
+  .strictObject({
+    highMark: z.number().gt(0).max(1).default(0.8),
+    highMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(15),
+    lowMark: z.number().min(0).lt(1).default(0.2),
+    lowMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(60),
+    cooldownMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60)
+      .default(10),
+    min: z.number().int().min(0).max(10_000).default(0),
+    max: z.number().int().min(1).max(10_000).default(10),
+  })
+  .refine((s) => s.lowMark < s.highMark, { error: "the low mark must be below the high mark" })
+  .refine((s) => s.min <= s.max, { error: "min must not exceed max" });
+export type ScaleSettings = z.infer<typeof scaleSettingsSchema>;
 
 /** "key=value", as host labels are matched (scope by label, the opt-out label). */
 export const labelMatchSchema = z
@@ -30,9 +76,11 @@ export const labelMatchSchema = z
 
 const base = {
   name: requiredText("name", 100),
+  kind: z.enum(POLICY_KINDS),
   action: z.enum(POLICY_ACTIONS),
+  /** idle_release: hours every GPU is idle; max_runtime: hours the host has run */
   idleHours: z
-    .number({ error: "hours idle, a number" })
+    .number({ error: "hours, a number" })
     .min(1, { error: "at least 1 hour" })
     .max(24 * 30, { error: "at most 30 days" }),
   warnAt: z
@@ -59,10 +107,12 @@ const base = {
     .nullable(),
   optOutLabel: labelMatchSchema,
   enabled: z.boolean(),
+  scale: scaleSettingsSchema.nullable(),
 };
 
 const fields = {
   ...base,
+  kind: base.kind.default("idle_release"),
   action: base.action.default("stop"),
   idleHours: base.idleHours.default(24),
   warnAt: base.warnAt.default([0.5, 0.9]),
@@ -73,9 +123,12 @@ const fields = {
   webhookUrl: base.webhookUrl.default(null),
   optOutLabel: base.optOutLabel.default("gpufleet.io/keep=true"),
   enabled: base.enabled.default(true),
+  scale: base.scale.default(null),
 };
 
 type Checked = {
+  kind: PolicyKind;
+  scale: ScaleSettings | null;
   scopeKind: PolicyScope;
   scopeValue: string;
   executor: PolicyExecutor;
@@ -89,6 +142,16 @@ function checkPolicy(p: Checked, ctx: z.RefinementCtx) {
     ctx.addIssue({ code: "custom", path: ["scopeValue"], message: `name the ${p.scopeKind}` });
   if (p.scopeKind === "label" && !labelMatchSchema.safeParse(p.scopeValue).success)
     ctx.addIssue({ code: "custom", path: ["scopeValue"], message: "a label as key=value" });
+  if (p.kind === "scale" && !p.scale)
+    ctx.addIssue({ code: "custom", path: ["scale"], message: "a scale policy needs its settings" });
+  if (p.kind !== "scale" && p.scale)
+    ctx.addIssue({ code: "custom", path: ["scale"], message: "only a scale policy has these" });
+  if (p.kind === "scale" && !SCALE_EXECUTORS.includes(p.executor))
+    ctx.addIssue({
+      code: "custom",
+      path: ["executor"],
+      message: "scaling goes through the simulated, webhook, aws, gcp or azure executor",
+    });
   if (p.executor === "webhook" && !p.webhookUrl)
     ctx.addIssue({
       code: "custom",
@@ -111,10 +174,10 @@ export type PolicyUpdate = z.infer<typeof policyUpdateSchema>;
 export const policySchema = z.object({
   id: z.string(),
   name: z.string(),
-  kind: z.literal("idle_release"),
+  kind: z.enum(POLICY_KINDS),
   mode: z.enum(POLICY_MODES),
   action: z.enum(POLICY_ACTIONS),
-  idleHours: z.number(),
+  idleHours: z.number().describe("idle_release: hours idle; max_runtime: hours running"),
   warnAt: z.array(z.number()),
   graceMinutes: z.number().int(),
   scopeKind: z.enum(POLICY_SCOPES),
@@ -123,6 +186,18 @@ export const policySchema = z.object({
   webhookUrl: z.string().nullable().describe("shown without its query string or user info"),
   optOutLabel: z.string(),
   enabled: z.boolean(),
+  scale: z
+    .object({
+      highMark: z.number(),
+      highMinutes: z.number().int(),
+      lowMark: z.number(),
+      lowMinutes: z.number().int(),
+      cooldownMinutes: z.number().int(),
+      min: z.number().int(),
+      max: z.number().int(),
+    })
+    .nullable()
+    .describe("kind scale only"),
   createdAt: isoTimeSchema,
   updatedAt: isoTimeSchema,
 });
@@ -132,11 +207,14 @@ export type PolicyDto = z.infer<typeof policySchema>;
 export const plannedActionSchema = z.object({
   policyId: z.string(),
   policyName: z.string(),
+  kind: z.enum(POLICY_KINDS),
   mode: z.enum(POLICY_MODES),
   hostId: z.string(),
   hostname: z.string(),
   action: z.enum(POLICY_ACTIONS),
-  idleSince: isoTimeSchema,
+  idleSince: isoTimeSchema.describe(
+    "when the episode's clock started: idle since (idle_release) or running since (max_runtime)",
+  ),
   /** when the policy acts (or would act): idle for idleHours, after the last warning's grace */
   actAt: isoTimeSchema,
   state: z.string().describe("open | acting | acted | failed"),
@@ -164,6 +242,27 @@ export const savingsSchema = z.object({
   ),
 });
 export type SavingsDto = z.infer<typeof savingsSchema>;
+
+/** A scale policy's signal for one pool: what it would do (dry run) or did (active). */
+export const scaleSignalSchema = z.object({
+  id: z.string(),
+  policyId: z.string(),
+  policyName: z.string(),
+  mode: z.enum(POLICY_MODES),
+  pool: z.string().describe('"asg:<name>" or "type:<instance type>|team:<team>"'),
+  direction: z.enum(["out", "in"]),
+  share: z
+    .number()
+    .describe("share of the pool's GPU time at or above the high mark (out), below the low (in)"),
+  hosts: z.number().int().describe("hosts of the pool up when the signal fired"),
+  fromSize: z.number().int(),
+  toSize: z.number().int(),
+  state: z.enum(["recorded", "acted", "failed"]),
+  detail: z.string().nullable(),
+  at: isoTimeSchema,
+});
+export type ScaleSignalDto = z.infer<typeof scaleSignalSchema>;
+export const scaleSignalListSchema = z.object({ signals: z.array(scaleSignalSchema) });
 
 export const policyListSchema = z.object({ policies: z.array(policySchema) });
 export const plannedActionListSchema = z.object({ actions: z.array(plannedActionSchema) });
