@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { env } from "../lib/env.ts";
 import { db } from "../lib/db.ts";
+import { pointDemoMailbox } from "../lib/demo/mailbox.ts";
 import { reconcileDemo } from "../lib/demo/reconcile.ts";
 import { seedDemo } from "../lib/demo/seed.ts";
 
@@ -11,6 +12,7 @@ const { values } = parseArgs({
   options: {
     exporter: { type: "string", default: "http://127.0.0.1:9445" },
     hosts: { type: "string", default: "24" },
+    "mailbox-port": { type: "string" },
   },
 });
 const hosts = Number(values.hosts);
@@ -25,8 +27,17 @@ const opts = {
   now: new Date(),
   log: (m: string) => console.log(`gpufleet: demo: ${m}`),
 };
+const mailboxPort = values["mailbox-port"] === undefined ? null : Number(values["mailbox-port"]);
+if (
+  mailboxPort !== null &&
+  !(Number.isInteger(mailboxPort) && mailboxPort > 0 && mailboxPort < 65536)
+) {
+  console.error(`gpufleet: --mailbox-port must be a port number, not ${values["mailbox-port"]}`);
+  process.exit(1);
+}
 const started = Date.now();
-if (await seedDemo(db, opts)) {
+const seeded = await seedDemo(db, opts);
+if (seeded) {
   console.log(`gpufleet: demo seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } else {
   const r = await reconcileDemo(db, opts);
@@ -39,5 +50,9 @@ if (await seedDemo(db, opts)) {
         : `gpufleet: demo fleet matched to the exporter (${hosts} hosts) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
   }
+}
+if (mailboxPort !== null) {
+  const did = await pointDemoMailbox(db, mailboxPort, { create: seeded });
+  if (did !== "absent") console.log(`gpufleet: demo: idle alerts are mailed to the demo mailbox`);
 }
 await db.$disconnect();

@@ -10,7 +10,7 @@ import { env as appEnv } from "../lib/env.ts";
 import { startBanner } from "./lib/banner.ts";
 import { needsBuild } from "./lib/build-check.ts";
 import { PRISMA_CLIENTS, staleClients } from "./lib/prisma-clients.ts";
-import { waitForHttp } from "./lib/wait.ts";
+import { freePort, waitForHttp, waitForPort } from "./lib/wait.ts";
 
 // every variable is read and validated by lib/env.ts: a bad value stops here, before anything starts
 const settings = appEnv;
@@ -126,6 +126,7 @@ step("applying database migrations", process.execPath, ["--import", "tsx", "scri
 if (!dev && needsBuild())
   step("building the app (first run or sources changed)", "npx", ["next", "build"]);
 
+let mailPort: number | undefined;
 if (demo) {
   const listen = `127.0.0.1:${exporterPort}`;
   console.log(
@@ -141,6 +142,16 @@ if (demo) {
     `--web.listen-address=${listen}`,
   ]);
   await waitForHttp(`http://${listen}/healthz`, 60_000);
+  // the demo's email channel delivers here (idle alerts, to whoever holds the GPU): a catcher on a
+  // port chosen now, saving each message under data/demo-mail/ (scripts/demo-mailbox.ts)
+  mailPort = await freePort();
+  background("demo mailbox", process.execPath, [
+    "--import",
+    "tsx",
+    "scripts/demo-mailbox.ts",
+    `--port=${mailPort}`,
+  ]);
+  await waitForPort(mailPort, 30_000);
   step("seeding the demo fleet, or matching it to the exporter", process.execPath, [
     "--conditions=react-server",
     "--import",
@@ -148,6 +159,7 @@ if (demo) {
     "scripts/seed-demo.ts",
     `--exporter=http://${listen}`,
     `--hosts=${demoHosts}`,
+    `--mailbox-port=${mailPort}`,
   ]);
 }
 
@@ -197,6 +209,7 @@ console.log(
       prometheusUrl: env.PROMETHEUS_URL,
       prometheusAuth: prometheusAuthText(env),
       targetsFile: env.GPUFLEET_TARGETS_FILE,
+      mailboxPort: mailPort,
     },
     signInLines,
   ),

@@ -33,4 +33,12 @@ describe("start banner", () => {
     expect(storeLine("file:./data/gpufleet.db")).toBe("store: SQLite file:./data/gpufleet.db");
     expect(withoutCredentials("nope")).toBe("(not a URL)");
   });
+
+  it("says where the demo's mail goes, only when the demo runs a mailbox", () => {
+    const text = startBanner({ ...base, demo: true, databaseUrl: "", mailboxPort: 2525 }, "");
+    expect(text).toContain(
+      "mail: idle alerts go to whoever holds the GPU; the demo catches them on smtp://127.0.0.1:2525 and saves them under data/demo-mail/",
+    );
+    expect(startBanner({ ...base, databaseUrl: "" }, "")).not.toContain("mail:");
+  });
 });

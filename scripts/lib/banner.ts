@@ -11,6 +11,8 @@ export interface BannerInput {
   prometheusUrl?: string | undefined;
   prometheusAuth?: string | undefined;
   targetsFile?: string | undefined;
+  /** the demo mailbox's port (scripts/demo-mailbox.ts), when the demo runs one */
+  mailboxPort?: number | undefined;
 }
 
 /** A URL with any user name and password replaced, for printing. */
@@ -49,11 +51,18 @@ export function storeLine(databaseUrl: string): string {
     : `store: SQLite ${databaseUrl}`;
 }
 
+export function mailLine(b: BannerInput): string | null {
+  return b.mailboxPort === undefined
+    ? null
+    : `mail: idle alerts go to whoever holds the GPU; the demo catches them on smtp://127.0.0.1:${b.mailboxPort} and saves them under data/demo-mail/`;
+}
+
 export function startBanner(b: BannerInput, extra: string): string {
+  const mail = mailLine(b);
   return `
 gpufleet is running at http://127.0.0.1:${b.port}
   ${metricsLine(b)}
-  ${storeLine(b.databaseUrl)}
+  ${storeLine(b.databaseUrl)}${mail ? `\n  ${mail}` : ""}
   Ctrl-C stops everything this started.
 ${extra ? `\n${extra}\n` : ""}`;
 }

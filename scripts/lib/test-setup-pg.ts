@@ -13,11 +13,11 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { freePort } from "./wait.ts";
 
 export const PG_DIR_PREFIX = "gpufleet-testpg-";
 const OWNER_FILE = "npm-test.pid";
@@ -47,15 +47,6 @@ export function clusterOwner(): PgOwner | undefined {
 /** The path of the server's unix socket must fit in sun_path. */
 export function socketPathFits(dir: string): boolean {
   return join(dir, ".s.PGSQL.65535").length <= SOCKET_PATH_MAX;
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const addr = srv.address();
-  await new Promise((r) => srv.close(r));
-  if (typeof addr !== "object" || !addr) throw new Error("no free port on 127.0.0.1");
-  return addr.port;
 }
 
 function sleepSync(ms: number): void {
