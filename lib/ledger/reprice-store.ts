@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "../db.ts";
 import { lookupPrice, type PriceLookup } from "../pricing/lookup.ts";
-import type { PriceRow } from "../pricing/types.ts";
+import { ACCOUNT_LABEL, type PriceRow } from "../pricing/types.ts";
+import { parseLabels } from "../core/labels.ts";
 import { HOST_KEY, rowChanges, type RepricedValues, type StoredLedgerRow } from "./reprice-math.ts";
 import { repriceFromSource, type RepriceSource } from "./reprice-source.ts";
 
@@ -91,20 +92,40 @@ async function* hostHourPages(
   }
 }
 
-/** lookupPrice, remembered per attribution and hour (a month asks the same question often). */
-function pricer(rows: readonly PriceRow[]): (host: LedgerRecord) => PriceLookup {
+/**
+ * lookupPrice, remembered per attribution, account and hour (a month asks the same question often).
+ * The host's labels come from `labelsOf`: its `cloud_account` picks the site's list (Tencent's
+ * China site or international), as when the ledger priced the hour.
+ */
+function pricer(
+  rows: readonly PriceRow[],
+  labelsOf: (hostId: string) => Record<string, string>,
+): (host: LedgerRecord) => PriceLookup {
   const memo = new Map<string, PriceLookup>();
   return (h) => {
-    const key = [h.provider, h.instanceType, h.region, h.pricingModel, h.hourStart.getTime()].join(
-      "\u0000",
-    );
+    const labels = labelsOf(h.hostId);
+    const key = [
+      h.provider,
+      h.instanceType,
+      h.region,
+      h.pricingModel,
+      labels[ACCOUNT_LABEL] ?? "",
+      h.hourStart.getTime(),
+    ].join("\u0000");
     let found = memo.get(key);
     if (!found) {
-      found = lookupPrice(rows, { ...h, at: h.hourStart });
+      found = lookupPrice(rows, { ...h, labels, at: h.hourStart });
       memo.set(key, found);
     }
     return found;
   };
+}
+
+/** Every host's labels (parsed once), for the account that picks a site's price list. */
+async function hostLabels(db: Db): Promise<(hostId: string) => Record<string, string>> {
+  const hosts = await db.host.findMany({ select: { id: true, labels: true } });
+  const byId = new Map(hosts.map((h) => [h.id, parseLabels(h.labels)]));
+  return (id) => byId.get(id) ?? {};
 }
 
 export interface HostTally {
@@ -151,7 +172,7 @@ export async function scanMonth(
     onPage?: (changes: RowChange[]) => Promise<void>;
   },
 ): Promise<Tally> {
-  const priceOf = pricer(prices);
+  const priceOf = pricer(prices, await hostLabels(db));
   const t: Tally = {
     oldTotal: 0n,
     newTotal: 0n,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db.ts";
-import { computeLedgerHour } from "../ledger/job.ts";
+import { computeLedgerHour, writeLedgerHour } from "../ledger/job.ts";
+import { previewReprice } from "../ledger/reprice.ts";
 import type { HostSample, SamplesByHost } from "../metrics/source.ts";
 import { makeTestDb } from "../testing/test-db.ts";
 import { installShippedCatalogue } from "./seed.ts";
@@ -68,5 +69,14 @@ describe("the ledger and Tencent's two sites", () => {
     // 8.68 CNY × 0.14878738 USD/CNY (6.7210 CNY per USD, in force from 2026-08-21) = $1.291474
     expect(cost(cn.id)).toBe(1_291_474n);
     expect(cost(intl.id)).toBe(1_260_000n);
+
+    // re-pricing the month prices each hour from its account's site list again: nothing changes
+    await writeLedgerHour(db, hourStart, hours, "test");
+    const preview = await previewReprice(
+      { month: "2026-10", now: new Date("2026-11-02T00:00:00Z") },
+      db,
+    );
+    expect(preview.hours).toMatchObject({ total: 2, changed: 0 });
+    expect(preview.oldTotalMicros).toBe(preview.newTotalMicros);
   });
 });
