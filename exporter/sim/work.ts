@@ -21,7 +21,7 @@ const CH = { promptRatio: 31, requestLen: 32, trainRate: 33, finish: 34 } as con
 /** the relay's job label for a server at the default vLLM address */
 export const SIM_VLLM_JOB = "127.0.0.1:8000";
 
-interface Served {
+export interface Served {
   model: string;
   /** output tokens per second per GPU at full load */
   outputTokensPerGpu: number;
@@ -50,7 +50,7 @@ const SAMPLES_PER_GPU: readonly [gpuName: string, perSecond: number][] = [
   ["Tesla V100", 80],
 ];
 
-function served(gpuName: string): Served {
+export function served(gpuName: string): Served {
   return SERVED.find(([n]) => gpuName.startsWith(n))?.[1] ?? SERVED_DEFAULT;
 }
 

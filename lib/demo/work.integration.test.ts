@@ -8,7 +8,8 @@ import { makeTestDb } from "../testing/test-db.ts";
 import { getUnitCostMonth } from "../work/get-unit-cost-month.ts";
 import { listTrials } from "../work/trials.ts";
 import { DEMO_SEED, seedDemo } from "./seed.ts";
-import { DEMO_MODELS, DEMO_TRIAL, servedModels, tokensPerSecond } from "./work.ts";
+import { simWorkload } from "../../exporter/sim/work.ts";
+import { DEMO_TRIAL, servedModels, tokensPerSecond } from "./work.ts";
 
 // The demo's work counters and its finished trial, on a seeded store (3 days of history).
 
@@ -38,9 +39,14 @@ describe("the demo's work counters", () => {
     const rows = await db.workHour.findMany({ include: { host: { select: { hostname: true } } } });
     expect([...new Set(rows.map((r) => r.host.hostname))].sort()).toEqual(serving.sort());
     expect(new Set(rows.map((r) => r.source))).toEqual(new Set(["vllm"]));
-    expect(new Set(rows.map((r) => r.modelName))).toEqual(
-      new Set([DEMO_MODELS.small, DEMO_MODELS.large]),
-    );
+    // the model each host's live simulated vLLM server names, nothing else
+    for (const h of fleet.hosts) {
+      const mine = new Set(
+        rows.filter((r) => r.host.hostname === h.hostname).map((r) => r.modelName),
+      );
+      const w = simWorkload(h);
+      expect([...mine]).toEqual(w?.kind === "vllm" ? [w.model] : []);
+    }
     // an hour never counts more than the GPUs' full-load rate allows
     for (const h of fleet.hosts) {
       const cap = h.gpus.reduce((n, g) => n + tokensPerSecond(g.name) * 3600, 0);
@@ -66,7 +72,6 @@ describe("the demo's work counters", () => {
         (BigInt(row.costMicros) * 1_000_000n * 2n + BigInt(row.units)) / (2n * BigInt(row.units));
       expect(BigInt(row.perMicros ?? "0")).toBe(expected);
     }
-    expect(r.hosts.some((x) => x.mixed)).toBe(true);
   });
 
   it("has one finished trial with its report and recommendation", async () => {

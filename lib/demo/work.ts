@@ -2,6 +2,7 @@ import "server-only";
 import { HOUR_MS } from "../core/time.ts";
 import type { Db } from "../db.ts";
 import type { SimFleet, SimHostSpec } from "../../exporter/sim/types.ts";
+import { served, SIM_VLLM_JOB, simWorkload } from "../../exporter/sim/work.ts";
 import { insertWorkHours } from "../ingest/work-hours.ts";
 import type { WorkDelta } from "../ingest/work-counters.ts";
 import { hostSampleAt } from "./timeline.ts";
@@ -10,39 +11,22 @@ import { createTrial, reportDueTrials } from "../work/trials.ts";
 import type { TrialDto } from "../work/trial-schema.ts";
 
 // The demo's work counters (issue 28): what the simulator's inference GPUs would have counted as a
-// vLLM server (source "vllm", model_name), hour by hour, in step with their simulated load: output
-// tokens = utilization × the GPU model's tokens/s at full load × seconds; prompts are 2.5× the
-// output, a request 300 output tokens. Written through lib/ingest, the WorkHour table's writer.
+// vLLM server (source "vllm"), hour by hour, in step with their simulated load: the same server,
+// model and full-load tokens/s the live simulator serves (exporter/sim/work.ts, simWorkload and
+// served), so the backfilled hours and the live ones name the same model at the same pace: output
+// tokens = utilization × tokens/s at full load × seconds; prompts are 2.5× the output, a request
+// 300 output tokens. Written through lib/ingest, the WorkHour table's writer.
 
-/** Output tokens per second one GPU serves at 100 % utilization (an 8B model, batched). */
-const TOKENS_PER_SECOND: readonly [RegExp, number][] = [
-  [/H100|H200|H800/, 5200],
-  [/A100/, 2800],
-  [/L40S?\b/, 1800],
-  [/L4\b/, 1100],
-  [/A10G?\b/, 720],
-  [/V100/, 520],
-  [/T4\b/, 330],
-];
-
-export function tokensPerSecond(gpuName: string): number {
-  return TOKENS_PER_SECOND.find(([re]) => re.test(gpuName))?.[1] ?? 400;
+/** The model each inference GPU of a host serves (one vLLM server per host, as the simulator's). */
+export function servedModels(h: SimHostSpec): Map<string, string> {
+  const w = simWorkload(h);
+  if (w?.kind !== "vllm") return new Map();
+  return new Map(h.gpus.filter((g) => g.profile === "inference").map((g) => [g.uuid, w.model]));
 }
 
-export const DEMO_MODELS = {
-  small: "Qwen/Qwen3-8B",
-  large: "meta-llama/Llama-3.1-70B-Instruct",
-} as const;
-
-/** A host's inference GPUs and the model each serves: big hosts serve the 70B model from GPU 3 up. */
-export function servedModels(h: SimHostSpec): Map<string, string> {
-  const inference = h.gpus.filter((g) => g.profile === "inference");
-  return new Map(
-    inference.map((g) => [
-      g.uuid,
-      inference.length >= 6 && g.index >= 3 ? DEMO_MODELS.large : DEMO_MODELS.small,
-    ]),
-  );
+/** Output tokens per second one GPU serves at 100 % utilization (the simulator's figure). */
+export function tokensPerSecond(gpuName: string): number {
+  return served(gpuName).outputTokensPerGpu;
 }
 
 const SAMPLE_MS = 15 * 60_000;
@@ -70,7 +54,13 @@ export function demoWorkRows(
       }
     }
     for (const [modelName, out] of output) {
-      const base = { hostId, hourStart: new Date(hour), modelName, job: "vllm", source: "vllm" };
+      const base = {
+        hostId,
+        hourStart: new Date(hour),
+        modelName,
+        job: SIM_VLLM_JOB,
+        source: "vllm",
+      };
       const tokens = Math.round(out);
       rows.push(
         { ...base, unit: "output_tokens", units: tokens },
