@@ -29,6 +29,8 @@ const server = new SMTPServer({
   secure: false,
   authOptional: true,
   disabledCommands: ["AUTH", "STARTTLS"],
+  // the demo is offline: no reverse DNS lookup of the (loopback) client before the greeting
+  disableReverseLookup: true,
   size: MAX_BYTES,
   logger: false,
   onData(stream, session, done) {

@@ -121,6 +121,42 @@ describe("idle alerts name the holder", () => {
     expect(pushed[0]?.labels.holder).toBe("alice · container alice-notebook");
   });
 
+  it("an unmapped holder's alert goes to an owner label that is an email address as it is", async () => {
+    const { withIdleHolders } = await import("./idle-holders.ts");
+    const { db } = await import("../db.ts");
+    const carol: ProcessInfo = {
+      gpuUuid: "GPU-3",
+      pid: 12,
+      processName: "python",
+      usedMemoryBytes: 7e9,
+      holder: who("carol", "c1"),
+    };
+    const base = cond("GPU-3", "held");
+    const byAddress = { ...base, details: { ...base.details, owner: "dana@example.com" } };
+    const byName = { ...base, fingerprint: "r:gpu:GPU-3b" };
+    const [mailed, named] = await withIdleHolders(
+      [byAddress, byName],
+      {
+        processes: () => Promise.resolve([carol]),
+      },
+      db,
+    );
+    const tiers = (c: unknown) => (c as { audience?: unknown }).audience;
+    // carol has no entry: the owner label, an address, is the next tier
+    expect(tiers(mailed)).toEqual([
+      [
+        {
+          email: "dana@example.com",
+          slackId: null,
+          via: "owner label",
+          matched: "owner dana@example.com",
+        },
+      ],
+    ]);
+    // an owner label that is a name with no entry reaches nobody: the team gets it
+    expect(tiers(named)).toEqual([]);
+  });
+
   it("keeps the owner-only alert when the source cannot say who holds the GPU", async () => {
     const { withIdleHolders } = await import("./idle-holders.ts");
     const { db } = await import("../db.ts");

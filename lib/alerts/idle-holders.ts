@@ -3,7 +3,8 @@ import type { Db } from "../db.ts";
 import { describeHolder, mergeHolders, type Holder, type HolderMemory } from "../core/holders.ts";
 import type { Audience, Person } from "../notify/audience.ts";
 import type { MetricsSource, ProcessInfo } from "../metrics/source.ts";
-import { holderContacts } from "../people/directory.ts";
+import { holderContacts, type Contact } from "../people/directory.ts";
+import { z } from "zod";
 import type { Condition } from "./facts.ts";
 
 // Idle alerts name the holder (issue 24): a held-idle GPU's condition gets who holds it (its
@@ -46,7 +47,9 @@ export async function withIdleHolders(
   // a directory that cannot be read leaves the alert to the team, never fails it
   const contacts = await holderContacts(asked, db).catch(() => asked.map(() => null));
   const contactOf = new Map(all.map((h, i) => [describeHolder(h), contacts[i] ?? null]));
-  const ownerContact = new Map(owners.map((o, i) => [o, contacts[all.length + i] ?? null]));
+  const ownerContact = new Map(
+    owners.map((o, i) => [o, contacts[all.length + i] ?? ownerAddress(o)]),
+  );
   return conditions.map((c) => {
     if (!held.includes(c)) return c;
     const hs = holdersOf(c);
@@ -81,6 +84,15 @@ export async function withIdleHolders(
     };
   });
 }
+
+/** An owner label that is an email address reaches the owner as it is, with no directory entry. */
+function ownerAddress(owner: string): Contact | null {
+  return emailSchema.safeParse(owner).success
+    ? { email: owner, slackId: null, via: "owner label", matched: `owner ${owner}` }
+    : null;
+}
+
+const emailSchema = z.email();
 
 /** The host's owner label, looked up in the directory as a user (entry or address pattern). */
 function ownerAsHolder(owner: string): Holder {

@@ -20,8 +20,8 @@ import {
 export interface Contact {
   email: string | null;
   slackId: string | null;
-  /** what matched: an entry of the directory, or the address pattern */
-  via: "directory" | "pattern";
+  /** what matched: an entry of the directory, the address pattern, or an owner label that is an address */
+  via: "directory" | "pattern" | "owner label";
   /** the directory key that matched ("user alice", "namespace ml") */
   matched: string;
 }
