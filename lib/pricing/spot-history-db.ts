@@ -1,5 +1,6 @@
 import "server-only";
-import type { Db } from "../db.ts";
+import { ConflictError } from "../core/errors.ts";
+import { db, type Db } from "../db.ts";
 import { shortUsd } from "./import/price.ts";
 import type { SpotParseResult, SpotPoint } from "./spot-history.ts";
 
@@ -21,7 +22,8 @@ export interface SpotImportResult {
   last: string | null;
 }
 
-export class SpotConflictError extends Error {
+/** Records stored at another price (an API answers 409 conflict). */
+export class SpotConflictError extends ConflictError {
   constructor(readonly conflicts: string[]) {
     super(
       `${conflicts.length} record(s) differ from stored prices, nothing written: ${conflicts.slice(0, 5).join("; ")}`,
@@ -65,13 +67,15 @@ export async function importSpotHistory(
     const zones = (result.zones[p.instanceType] ??= []);
     if (!zones.includes(p.zone)) zones.push(p.zone);
   }
-  if (list.length === 0) return result;
+  const first = list[0];
+  const last = list.at(-1);
+  if (!first || !last) return result;
   return client.$transaction(async (tx) => {
     const stored = await tx.spotPrice.findMany({
       where: {
         provider: PROVIDER,
         instanceType: { in: Object.keys(result.zones) },
-        at: { gte: list[0]!.at, lte: list.at(-1)!.at },
+        at: { gte: first.at, lte: last.at },
       },
       select: { instanceType: true, zone: true, at: true, usdPerHourMicros: true },
     });
@@ -97,6 +101,15 @@ export async function importSpotHistory(
     }
     return result;
   });
+}
+
+/** importSpotHistory on the app's database (the upload route). */
+export function importSpotHistoryToStore(
+  points: readonly SpotPoint[],
+  source: string,
+  opts: { dryRun: boolean },
+): Promise<SpotImportResult> {
+  return importSpotHistory(db, points, source, opts);
 }
 
 /** Lines for the CLI and the upload's preview. */

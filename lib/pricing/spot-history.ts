@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { InvalidInputError } from "../core/errors.ts";
 import { divRoundHalfUp } from "../core/money.ts";
 import { decimalToMicros } from "./import/price.ts";
 
@@ -42,15 +43,37 @@ export interface SpotParseResult {
   duplicates: number;
 }
 
-export class SpotHistoryError extends Error {
+/** A refused file (an API answers 400 invalid_input, each problem an issue). */
+export class SpotHistoryError extends InvalidInputError {
   constructor(
     readonly file: string,
     readonly problems: string[],
   ) {
-    super(`${file}: ${problems.join("; ")}`);
+    super(
+      `${file}: ${problems.join("; ")}`,
+      problems.map((p) => {
+        const at = p.indexOf(": ");
+        return at > 0 && p.startsWith("SpotPriceHistory[")
+          ? { path: p.slice(0, at), message: p.slice(at + 2) }
+          : { path: "", message: p };
+      }),
+    );
     this.name = "SpotHistoryError";
   }
 }
+
+/** The upload route's query: preview (the default) writes nothing; apply stores the file's records. */
+export const spotImportQuerySchema = z.strictObject({
+  mode: z.enum(["preview", "apply"], { error: "preview or apply" }).default("preview"),
+  file: z
+    .string()
+    .trim()
+    .max(120, { error: "at most 120 characters" })
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._ ()-]*$/, { error: "a plain file name" })
+    .default("upload"),
+});
+/** an upload is parsed on the request thread: a few pages of the CLI's output, not a bulk dump */
+export const SPOT_UPLOAD_MAX_BYTES = 8 * 1024 * 1024;
 
 const ZONE = /^([a-z]{2}(?:-[a-z]+)+-\d+)([a-z])$/;
 
