@@ -89,6 +89,22 @@ async function importPrices(): Promise<Response> {
   return h(req, { params: Promise.resolve({}) });
 }
 
+/** Applies the AWS spot price history fixture, sent raw as the route takes it. */
+async function importSpotNow(): Promise<Response> {
+  const h = handlers.get("POST /api/pricing/spot-history");
+  if (!h) throw new Error("no handler POST /api/pricing/spot-history");
+  const file = "aws-spot-price-history-p4d.json";
+  const req = new Request(
+    `http://127.0.0.1:3000/api/pricing/spot-history?file=${file}&mode=apply`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: admin.cookie, origin: admin.origin },
+      body: readFileSync(join("lib/pricing/import/fixtures", file), "utf8"),
+    },
+  );
+  return h(req, { params: Promise.resolve({}) });
+}
+
 /** Applies the small AWS FOCUS bill, sent raw as the route takes it. */
 async function importBillNow(): Promise<Response> {
   const h = handlers.get("POST /api/billing/import");
@@ -367,6 +383,10 @@ const SCENARIOS: Record<
   "POST /api/pricing/import": {
     action: "pricing.import",
     run: () => importPrices(),
+  },
+  "POST /api/pricing/spot-history": {
+    action: "pricing.spot_history.import",
+    run: () => importSpotNow(),
   },
   "POST /api/pricing/rates": {
     action: "pricing.rate.create",

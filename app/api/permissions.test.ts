@@ -81,6 +81,7 @@ const EXPECTED: Record<string, Rule> = {
   "POST /api/pricing/[id]/retire": financeWrite,
   "POST /api/pricing/reprice": financeWrite,
   "POST /api/pricing/import": financeWrite,
+  "POST /api/pricing/spot-history": financeWrite,
   "GET /api/pricing/rates": financeRead,
   "POST /api/pricing/rates": financeWrite,
   "POST /api/pricing/rates/[id]/retire": financeWrite,

@@ -93,39 +93,49 @@ async function* hostHourPages(
 }
 
 /**
- * lookupPrice, remembered per attribution, account and hour (a month asks the same question often).
- * The host's labels come from `labelsOf`: its `cloud_account` picks the site's list (Tencent's
- * China site or international), as when the ledger priced the hour.
+ * lookupPrice, remembered per attribution, account, zone and hour (a month asks the same question
+ * often). The host's labels and zone come from `hostOf`: its `cloud_account` picks the site's list
+ * (Tencent's China site or international) and its zone a spot hour's market price, as when the
+ * ledger priced the hour.
  */
 function pricer(
   rows: readonly PriceRow[],
-  labelsOf: (hostId: string) => Record<string, string>,
+  hostOf: (hostId: string) => HostFacts,
 ): (host: LedgerRecord) => PriceLookup {
   const memo = new Map<string, PriceLookup>();
   return (h) => {
-    const labels = labelsOf(h.hostId);
+    const { labels, zone } = hostOf(h.hostId);
     const key = [
       h.provider,
       h.instanceType,
       h.region,
       h.pricingModel,
       labels[ACCOUNT_LABEL] ?? "",
+      zone ?? "",
       h.hourStart.getTime(),
     ].join("\u0000");
     let found = memo.get(key);
     if (!found) {
-      found = lookupPrice(rows, { ...h, labels, at: h.hourStart });
+      found = lookupPrice(rows, { ...h, labels, zone, at: h.hourStart });
       memo.set(key, found);
     }
     return found;
   };
 }
 
-/** Every host's labels (parsed once), for the account that picks a site's price list. */
-async function hostLabels(db: Db): Promise<(hostId: string) => Record<string, string>> {
-  const hosts = await db.host.findMany({ select: { id: true, labels: true } });
-  const byId = new Map(hosts.map((h) => [h.id, parseLabels(h.labels)]));
-  return (id) => byId.get(id) ?? {};
+interface HostFacts {
+  labels: Record<string, string>;
+  zone: string | null;
+}
+
+/**
+ * Every host's labels (parsed once), for the account that picks a site's price list, and its
+ * zone, for a spot hour's market price (spot price history), as when the ledger priced the hour.
+ */
+async function hostLabels(db: Db): Promise<(hostId: string) => HostFacts> {
+  const hosts = await db.host.findMany({ select: { id: true, labels: true, zone: true } });
+  const byId = new Map(hosts.map((h) => [h.id, { labels: parseLabels(h.labels), zone: h.zone }]));
+  return (id) => byId.get(id) ?? { labels: {}, zone: null };
 }
 
 export interface HostTally {

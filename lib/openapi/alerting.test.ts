@@ -45,6 +45,7 @@ describe("OpenAPI: alerting and pricing routes", () => {
         "POST /api/pricing/{id}/retire",
         "POST /api/pricing/reprice",
         "POST /api/pricing/import",
+        "POST /api/pricing/spot-history",
         "GET /api/pricing/rates",
         "POST /api/pricing/rates",
         "POST /api/pricing/rates/{id}/retire",

@@ -40,6 +40,7 @@ import {
   pricingRowSchema,
 } from "../zod/schemas/pricing.ts";
 import { pricingImportPathItem, pricingImportResultSchema } from "../pricing/import/openapi.ts";
+import { spotHistoryPathItem } from "../pricing/spot-history-openapi.ts";
 import {
   exchangeRateRetirePathItem,
   exchangeRateSchemas,
@@ -266,6 +267,7 @@ export function alertingPaths(): JsonObject {
       },
     },
     "/api/pricing/import": pricingImportPathItem(),
+    "/api/pricing/spot-history": spotHistoryPathItem(),
     "/api/pricing/rates": exchangeRatesPathItem(),
     "/api/pricing/rates/{id}/retire": exchangeRateRetirePathItem(),
     "/api/channels": channels.collection,

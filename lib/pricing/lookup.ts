@@ -1,5 +1,6 @@
 import { parseLabels } from "../core/labels.ts";
 import { convertMicros, rateInForce, type ExchangeRateRow } from "./fx.ts";
+import { spotQuote, SPOT_SOURCE } from "./spot-history.ts";
 import { ACCOUNT_LABEL, ANY_REGION, DEFAULT_SITE, type PriceRow } from "./types.ts";
 
 export interface PriceQuery {
@@ -13,6 +14,8 @@ export interface PriceQuery {
   labels?: string | Readonly<Record<string, string>> | null;
   /** the cloud account, when the caller knows it without labels */
   account?: string | null;
+  /** the host's availability zone (cloud metadata): an AWS spot hour takes that zone's market price */
+  zone?: string | null;
 }
 
 export interface PricedLookup {
@@ -82,6 +85,8 @@ export function lookupPrice(rows: readonly PriceRow[], query: PriceQuery): Price
     return { priced: false, missing: "instance_type", reason: `no catalogue price for ${label}` };
   }
   const ofModel = ofType.filter((r) => norm(r.pricingModel) === model);
+  const fromHistory = model === "spot" ? spotFromHistory(ofType, ofModel, query) : null;
+  if (fromHistory) return fromHistory;
   if (ofModel.length === 0) {
     const known = [...new Set(ofType.map((r) => r.pricingModel))].sort().join(", ");
     return {
@@ -127,6 +132,40 @@ export function lookupPrice(rows: readonly PriceRow[], query: PriceQuery): Price
     localPerHourMicros: converted.rate ? (best.localPerHourMicros ?? null) : null,
     exchangeRate: converted.rate,
     site: best.site ? best.site : null,
+  };
+}
+
+/**
+ * An AWS spot hour priced from the imported spot price history (spot-history.ts: the host's zone,
+ * else its region's zones' mean); the GPU figures come from the type's spot row, else any row of it.
+ * Null when the history has nothing in force, so the catalogue's spot row prices the hour.
+ */
+function spotFromHistory(
+  ofType: readonly PriceRow[],
+  ofModel: readonly PriceRow[],
+  query: PriceQuery,
+): PricedLookup | null {
+  const spec = ofModel[0] ?? ofType[0];
+  const history = ofType.find((r) => r.spotHistory)?.spotHistory;
+  if (!spec || !history) return null;
+  const quote = spotQuote(history, query);
+  if (!quote) return null;
+  return {
+    priced: true,
+    usdPerHourMicros: quote.usdPerHourMicros,
+    currency: "USD",
+    gpuModel: spec.gpuModel,
+    gpuCount: spec.gpuCount,
+    gpuMemoryBytes: spec.gpuMemoryBytes,
+    region: quote.region,
+    effectiveFrom: quote.at,
+    source: SPOT_SOURCE,
+    sourceDate: quote.at.toISOString().slice(0, 10),
+    note: quote.note,
+    localCurrency: null,
+    localPerHourMicros: null,
+    exchangeRate: null,
+    site: null,
   };
 }
 

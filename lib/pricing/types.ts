@@ -1,4 +1,5 @@
 import type { ExchangeRateRow } from "./fx.ts";
+import type { SpotPoint } from "./spot-history.ts";
 
 // the pricing models are the metric contract's `pricing_model` values (exporter/contract.ts)
 import { PRICING_MODELS, type PricingModel } from "../../exporter/contract.ts";
@@ -37,6 +38,9 @@ export interface PriceRow {
    * e.g. { "1250000000": "china" }; an account not named buys from DEFAULT_SITE. loadPriceRows
    * attaches it from the setting (tencentChinaSiteAccounts) */
   accountSites?: Readonly<Record<string, string>>;
+  /** AWS rows: the instance type's imported spot price history, sorted by time (loadPriceRows
+   * attaches it); a spot hour is priced from it before the catalogue's spot row */
+  spotHistory?: readonly SpotPoint[];
 }
 
 /** A provider's two price lists (Tencent Cloud): the international site (USD) and the China site (CNY). */
