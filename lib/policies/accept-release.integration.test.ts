@@ -34,7 +34,8 @@ const warn = { send: postJson, allowPrivate: async () => true, publicUrl: "http:
 // every GPU idle from T0, except the busy host's second GPU
 const metrics = scriptedMetrics(
   () => db.gpu.findMany({ select: { hostId: true, uuid: true } }),
-  (hostId, uuid, t) => (t < T0.getTime() ? 0.9 : hostId === ids.busy && uuid === "busy-1" ? 0.7 : 0),
+  (hostId, uuid, t) =>
+    t < T0.getTime() ? 0.9 : hostId === ids.busy && uuid === "busy-1" ? 0.7 : 0,
 );
 const opts = (now: Date) => ({ client: db, now, metrics, warn });
 const accept = (hostId: string, policyId: string, now = NOW) =>
