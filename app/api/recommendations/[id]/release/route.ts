@@ -49,5 +49,5 @@ export const POST = handle(
     const recommendation = await acceptRecommendationOnce(checked, by);
     return json({ recommendation, release });
   },
-  { audit: false, maxBodyBytes: 4096 },
+  { maxBodyBytes: 4096 },
 );
