@@ -155,6 +155,18 @@ describe("accepting an idle-host recommendation schedules its release", () => {
     expect(e.state).toBe("acted");
   });
 
+  it("two accepts at once make one episode and one warning", async () => {
+    // a host no tick has seen yet
+    const twin = (await makeHost(db, "twin-host", { owner: "ana", lastSeen: NOW })).id;
+    await makeGpu(db, twin, "twin-0", 0);
+    const before = received.length;
+    const [a, b] = await Promise.all([accept(twin, ids.active), accept(twin, ids.active)]);
+    expect(a.episodeId).toBe(b.episodeId);
+    expect([a.created, b.created].sort()).toEqual([false, true]);
+    expect(await db.policyEpisode.count({ where: { hostId: twin } })).toBe(1);
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(before + 1);
+  });
+
   it("refuses a host with a keep label, a busy GPU, an uncovered host or a dry-run policy", async () => {
     await expect(accept(ids.kept, ids.active)).rejects.toThrow(/keep label gpufleet.io\/keep=true/);
     await expect(accept(ids.busy, ids.active)).rejects.toThrow(
