@@ -448,6 +448,22 @@ const SCENARIOS: Record<
   // needs a host stopped on a running simulator: audited as policy.start by the service
   // (lib/demo/policies.integration.test.ts)
   "POST /api/policies/hosts/[id]/start": { action: "", run: async () => new Response(null) },
+  // a release already under way (a new one needs a wholly idle host and is also audited as
+  // policy.accept by the service: lib/policies/accept-release.integration.test.ts)
+  "POST /api/recommendations/[id]/release": {
+    action: "recommendations.release",
+    run: async () => {
+      const rec = await makeRecommendation("r-release");
+      const policy = await db.policy.create({
+        data: { name: "audit release", mode: "active", scopeKind: "fleet", scopeValue: "" },
+      });
+      const openKey = `${policy.id}:${rec.hostId}`;
+      await db.policyEpisode.create({
+        data: { policyId: policy.id, hostId: rec.hostId, idleSince: new Date(), openKey },
+      });
+      return call("POST /api/recommendations/[id]/release", { policyId: policy.id }, rec.id);
+    },
+  },
   // a keep link is public and audited by the service as "keep-link" (lib/policies/lifecycle test)
   "POST /api/policies/keep": { action: "", run: async () => new Response(null) },
   // sign-in, sign-out and first-run setup are audited by their own tests (lib/auth)

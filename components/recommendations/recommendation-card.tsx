@@ -13,6 +13,7 @@ import {
 } from "@/lib/zod/schemas/recommendation.ts";
 import { LazyChartLineRecommendationEvidence } from "../charts/lazy-charts.tsx";
 import { LocalTime } from "../time-zone.tsx";
+import { ReleasePanel } from "./release-panel.tsx";
 
 type Act =
   | { path: "accept" | "reopen"; body: Record<string, never> }
@@ -155,6 +156,11 @@ export function RecommendationCard({ r }: { r: RecommendationDto }) {
           </span>
         ) : null}
       </div>
+      {r.kind === "idle_release" ? (
+        <div className="wide">
+          <ReleasePanel r={r} />
+        </div>
+      ) : null}
       {dismissing && open ? (
         <div className="wide actions">
           <label className="field">

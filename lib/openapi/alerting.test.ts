@@ -31,6 +31,8 @@ describe("OpenAPI: alerting and pricing routes", () => {
         "POST /api/recommendations/{id}/dismiss",
         "POST /api/recommendations/{id}/snooze",
         "POST /api/recommendations/{id}/reopen",
+        "GET /api/recommendations/{id}/release",
+        "POST /api/recommendations/{id}/release",
         ...["rules", "budgets", "channels"].flatMap((e) => [
           `GET /api/${e}`,
           `POST /api/${e}`,

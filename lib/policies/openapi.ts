@@ -9,6 +9,11 @@ import {
   policyUpdateSchema,
   savingsSchema,
 } from "../zod/schemas/policy.ts";
+import {
+  releaseInputSchema,
+  releaseOptionsSchema,
+  releaseResultSchema,
+} from "../zod/schemas/release.ts";
 import { schemaOf, ok, err, body, type JsonObject } from "../zod/openapi-parts.ts";
 
 // OpenAPI paths of the policies' API (issue 25), from the zod schemas the routes validate with.
@@ -111,6 +116,33 @@ export function policyPaths(): JsonObject {
         responses: { "200": ok("PlannedActionList") },
       },
     },
+    "/api/recommendations/{id}/release": {
+      get: {
+        summary:
+          "The active idle-release policies that cover an idle-host recommendation's host (operator)",
+        parameters: [{ ...idParam, description: "recommendation id" }],
+        responses: {
+          "200": ok("ReleaseOptions"),
+          "404": err("no such recommendation (or outside your teams)"),
+          "409": err("not an idle-host recommendation"),
+        },
+      },
+      post: {
+        summary:
+          "Accept an idle-host recommendation by releasing the host through the chosen active idle-release policy: the owner and holders are warned now (keep links), the policy acts after its grace period unless kept; audited. Accepting again answers the same episode",
+        parameters: [{ ...idParam, description: "recommendation id" }],
+        requestBody: body(releaseInputSchema),
+        responses: {
+          "200": ok("ReleaseResult"),
+          ...bad,
+          "404": err("no such recommendation, host or policy (or outside your teams)"),
+          "409": err(
+            "not an idle-host recommendation, dismissed, the policy not active or not covering the host, the host kept by its label, not up, or not every GPU idle",
+          ),
+          ...media,
+        },
+      },
+    },
     "/api/policies/scale-signals": {
       get: {
         summary:
@@ -129,5 +161,7 @@ export function policySchemas(): JsonObject {
     Policy: schemaOf(policySchema),
     PlannedActionList: schemaOf(plannedActionListSchema),
     ScaleSignalList: schemaOf(scaleSignalListSchema),
+    ReleaseOptions: schemaOf(releaseOptionsSchema),
+    ReleaseResult: schemaOf(releaseResultSchema),
   };
 }

@@ -90,3 +90,25 @@ export function reopenRecommendation(
     actedAt: now,
   });
 }
+
+/** Accepts once: an already accepted recommendation is returned as it is (accepting again). */
+export async function acceptRecommendationOnce(
+  id: RecommendationId,
+  by: string,
+  { client = defaultDb, now = new Date() }: Opts = {},
+) {
+  const r = await client.recommendation.findUnique({ where: { id }, select: { state: true } });
+  if (r?.state === "accepted") return getRecommendation(id, { scope: null, client });
+  try {
+    return await acceptRecommendation(id, by, { client, now });
+  } catch (e) {
+    // a concurrent accept won
+    const again = await client.recommendation.findUnique({
+      where: { id },
+      select: { state: true },
+    });
+    if (e instanceof ConflictError && again?.state === "accepted")
+      return getRecommendation(id, { scope: null, client });
+    throw e;
+  }
+}

@@ -1,0 +1,71 @@
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { ReleaseChoice, ReleaseSummary } from "./release-panel.tsx";
+
+// The recommendations page's "Release it…": the policies that can release the host (or why there
+// is none, with the way to settings), and what the accept scheduled.
+
+const noop = () => {};
+/** The markup without React's text-node separators. */
+const render = (el: React.ReactElement) => renderToString(el).replaceAll("<!-- -->", "");
+const policy = (id: string, name: string, action = "stop") => ({
+  id,
+  name,
+  action,
+  graceMinutes: 60,
+  executor: "aws",
+});
+
+describe("ReleaseChoice", () => {
+  it("lists the covering policies and names the action on the button", () => {
+    const html = render(
+      <ReleaseChoice
+        policies={[policy("p1", "Idle 24h"), policy("p2", "Idle, terminate", "terminate")]}
+        chosen="p2"
+        pending={false}
+        onChoose={noop}
+        onConfirm={noop}
+      />,
+    );
+    expect(html).toContain('<option value="p1">Idle 24h (stop, 60 min grace, aws)</option>');
+    expect(html).toMatch(/<option value="p2" selected="">Idle, terminate \(terminate/);
+    expect(html).toContain("Accept and terminate after warning");
+  });
+
+  it("explains that no active policy covers the host and links to settings", () => {
+    const html = render(
+      <ReleaseChoice policies={[]} chosen="" pending={false} onChoose={noop} onConfirm={noop} />,
+    );
+    expect(html).toContain("No active idle-release policy covers this host");
+    expect(html).toContain('href="/settings#policies-title"');
+    expect(html).not.toContain("<select");
+  });
+});
+
+describe("ReleaseSummary", () => {
+  it("says who was warned and when the host stops unless kept", () => {
+    const html = render(
+      <ReleaseSummary
+        release={{
+          episodeId: "e1",
+          policyId: "p1",
+          policyName: "Idle 24h",
+          hostname: "gpu-a",
+          action: "stop",
+          state: "open",
+          actAt: "2026-11-20T03:30:00.000Z",
+          keepUntil: null,
+          recipients: [
+            { role: "owner", name: "ana" },
+            { role: "holder", name: "bob · python" },
+          ],
+          created: true,
+        }}
+      />,
+    );
+    expect(html).toContain("Release scheduled by policy “Idle 24h”");
+    expect(html).toContain("warned ana (owner), bob · python (holder)");
+    expect(html).toContain("2026-11-20T03:30:00.000Z");
+    expect(html).toContain("unless kept");
+  });
+});
