@@ -2,7 +2,12 @@ import "server-only";
 import type { TickContext } from "../tick/context.ts";
 import { loadEvalHosts, trackEpisodes, type EvalResult } from "./evaluate.ts";
 import { executorFor } from "./executors/index.ts";
-import { runLifecycle, type LifecycleOptions, type LifecycleResult } from "./lifecycle.ts";
+import {
+  reconcileFailures,
+  runLifecycle,
+  type LifecycleOptions,
+  type LifecycleResult,
+} from "./lifecycle.ts";
 import { runScalePolicies, type ScaleResult } from "./scale.ts";
 import { DEFAULT_WARN_DEPS } from "./warn.ts";
 
@@ -30,6 +35,8 @@ export async function runPolicyJob(
     ...opts,
   };
   const acted = await runLifecycle(ctx.db, hosts, ctx.now, o);
-  const scaled = await runScalePolicies(ctx, hosts, o.executorFor);
+  const scaled = await runScalePolicies(ctx, hosts, o.executorFor, o);
+  // a scale call that failed for good raises the failure alert now, one that acted resolves it
+  if (scaled.scaled + scaled.scaleFailed > 0) await reconcileFailures(ctx.db, hosts, ctx.now);
   return { ...tracked, ...acted, ...scaled };
 }

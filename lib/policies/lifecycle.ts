@@ -151,13 +151,22 @@ async function act(
   }
 }
 
-/** The failure alert: one open alert per failed episode, resolved once the episode is closed. */
-async function reconcileFailures(db: Db, hosts: Map<string, EvalHost>, now: Date) {
+/**
+ * The failure alert: one open alert per failed episode, resolved once the episode is closed, and
+ * one per scale signal that failed for good (scale-act.ts), resolved once a later signal of the
+ * same pool acts or the policy is disabled.
+ */
+export async function reconcileFailures(db: Db, hosts: Map<string, EvalHost>, now: Date) {
   const failed = await db.policyEpisode.findMany({
     where: { state: "failed" },
     include: { policy: true },
   });
-  if (failed.length === 0 && (await db.alertRule.count({ where: { id: FAILED_RULE_ID } })) === 0)
+  const scaleFailed = await failedScaleSignals(db);
+  if (
+    failed.length === 0 &&
+    scaleFailed.length === 0 &&
+    (await db.alertRule.count({ where: { id: FAILED_RULE_ID } })) === 0
+  )
     return;
   await db.alertRule.upsert({
     where: { id: FAILED_RULE_ID },
@@ -187,6 +196,18 @@ async function reconcileFailures(db: Db, hosts: Map<string, EvalHost>, now: Date
       },
     };
   });
+  for (const f of scaleFailed) {
+    conditions.push({
+      fingerprint: `${FAILED_RULE_ID}:scale:${f.id}`,
+      severity: "critical",
+      hostId: null,
+      gpuUuid: null,
+      team: null,
+      project: null,
+      summary: `Policy "${f.policy.name}" could not scale ${f.pool} ${f.direction} to ${f.toSize} after ${f.attempts} attempt${f.attempts === 1 ? "" : "s"}: ${f.detail ?? "unknown error"}`,
+      details: { policyId: f.policyId, signalId: f.id, attempts: f.attempts, lastError: f.detail },
+    });
+  }
   const names = new Map([...hosts.values()].map((h) => [h.id, h.hostname]));
   await reconcileRule(
     db,
@@ -195,6 +216,22 @@ async function reconcileFailures(db: Db, hosts: Map<string, EvalHost>, now: Date
     now,
     names,
   );
+}
+
+/** Active, enabled policies' scale signals that failed for good with no later signal that acted. */
+async function failedScaleSignals(db: Db) {
+  const failed = await db.policyScaleEvent.findMany({
+    where: { state: "failed", mode: "active", policy: { enabled: true, mode: "active" } },
+    include: { policy: true },
+  });
+  const open = [];
+  for (const f of failed) {
+    const later = await db.policyScaleEvent.count({
+      where: { policyId: f.policyId, pool: f.pool, mode: f.mode, state: "acted", at: { gt: f.at } },
+    });
+    if (later === 0) open.push(f);
+  }
+  return open;
 }
 
 export interface LifecycleResult {

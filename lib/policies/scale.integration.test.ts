@@ -173,7 +173,51 @@ describe("a scale policy", () => {
       detail: expect.stringContaining("ValidationError"),
     });
     expect(await db.auditEvent.count({ where: { action: "policy.scale.failed" } })).toBe(1);
+    // a call that failed for good raises the policy failure alert…
+    const alert = () =>
+      db.alert.findFirst({
+        where: { kind: "policy_action_failed" },
+        orderBy: { startsAt: "desc" },
+      });
+    expect(await alert()).toMatchObject({
+      state: "firing",
+      summary: expect.stringMatching(
+        /^Policy "Scale research" could not scale asg:train out to 3 after 1 attempt: .*ValidationError/,
+      ),
+    });
     expect(await tick(at(115), true)).toMatchObject({ signals: 0 });
     expect(await tick(at(120), true)).toMatchObject({ signals: 1, scaled: 1 });
+    // …which a later signal of the pool that acted resolves
+    expect((await alert())?.state).toBe("resolved");
+  });
+
+  it("a call worth retrying is tried again with backoff, holding the pool, then acts once", async () => {
+    asg.fail(2, "ScalingActivityInProgress");
+    const before = asg.calls.length;
+    expect(await tick(at(130), true)).toMatchObject({ signals: 1, scaled: 0, scaleRetrying: 1 });
+    const newest = async () => (await listScaleSignals(null, db)).signals[0];
+    expect(await newest()).toMatchObject({
+      state: "retrying",
+      detail: expect.stringContaining("ScalingActivityInProgress"),
+    });
+    // the backoff is a minute, then two: nothing before, no new signal for the pool meanwhile
+    expect(await tick(new Date(at(130).getTime() + 30_000), true)).toMatchObject({
+      signals: 0,
+      scaled: 0,
+      scaleRetrying: 0,
+    });
+    expect(await tick(new Date(at(131).getTime() + 1_000), true)).toMatchObject({
+      signals: 0,
+      scaleRetrying: 1,
+    });
+    expect(await tick(at(133), true)).toMatchObject({ signals: 0, scaled: 0, scaleRetrying: 0 });
+    expect(await tick(at(134), true)).toMatchObject({ signals: 0, scaled: 1 });
+    expect(await newest()).toMatchObject({ state: "acted", toSize: 3 });
+    expect(asg.calls.slice(before).map((c) => c.ok)).toEqual([false, false, true]);
+    expect(await db.auditEvent.count({ where: { action: "policy.scale.retry" } })).toBe(2);
+    // the alert stays resolved: these failures were worth retrying and the call acted
+    expect(await db.alert.count({ where: { kind: "policy_action_failed", state: "firing" } })).toBe(
+      0,
+    );
   });
 });

@@ -1,5 +1,4 @@
 import "server-only";
-import { auditData } from "../auth/audit.ts";
 import type { TeamScope } from "../auth/scope.ts";
 import { pushTo } from "../core/group.ts";
 import { MINUTE_MS } from "../core/time.ts";
@@ -9,7 +8,8 @@ import { poolShareAbove, type GpuShareAbove } from "../metrics/source.ts";
 import type { TickContext } from "../tick/context.ts";
 import type { ScaleSignalDto } from "../zod/schemas/policy.ts";
 import { toPolicyFacts, type EvalHost } from "./evaluate.ts";
-import { ExecutorError, type Executor } from "./executors/types.ts";
+import type { Executor, ScaleTarget } from "./executors/types.ts";
+import { callScale, claimScaleRetry, type ScaleOutcome, type ScaleRetry } from "./scale-act.ts";
 import { hostInPolicyScope, optedOut } from "./policy-rules.ts";
 import { decideScale, parseScale, poolOf, type Pool } from "./scale-rules.ts";
 import { policyInScope } from "./store.ts";
@@ -22,11 +22,13 @@ import { policyInScope } from "./store.ts";
 // it (`<policy>:<pool>:<mode>:<previous signal id>`), so two replicas never both fire the same step; the
 // cool-down counts from the newest signal of the same mode.
 
-export const SCALE_SIGNAL_STATES = ["recorded", "acted", "failed"] as const;
+export const SCALE_SIGNAL_STATES = ["recorded", "acted", "retrying", "failed"] as const;
 
 export interface ScaleResult {
   signals: number;
   scaled: number;
+  /** calls that failed and will be tried again (scale-act.ts) */
+  scaleRetrying: number;
   scaleFailed: number;
 }
 
@@ -46,9 +48,12 @@ export async function runScalePolicies(
   ctx: TickContext,
   hosts: Map<string, EvalHost>,
   executorFor: (p: { executor: string; webhookUrl: string | null }) => Executor,
+  retry: ScaleRetry,
 ): Promise<ScaleResult> {
   const { db, now } = ctx;
-  const res: ScaleResult = { signals: 0, scaled: 0, scaleFailed: 0 };
+  const res: ScaleResult = { signals: 0, scaled: 0, scaleRetrying: 0, scaleFailed: 0 };
+  const tally = (o: ScaleOutcome) =>
+    o === "acted" ? res.scaled++ : o === "retrying" ? res.scaleRetrying++ : res.scaleFailed++;
   const policies = await db.policy.findMany({ where: { enabled: true, kind: "scale" } });
   for (const p of policies) {
     const s = parseScale(p.scale);
@@ -69,6 +74,18 @@ export async function runScalePolicies(
       shares(ctx, s.lowMinutes, s.lowMark),
     ]);
     for (const { pool, hosts: members } of pools.values()) {
+      const target = (sig: { id: string; direction: string; fromSize: number; toSize: number }) =>
+        targetOf(p.id, sig, pool, members);
+      // a call being retried holds its pool: no new signal until it acted or failed for good
+      const pending = await db.policyScaleEvent.findFirst({
+        where: { policyId: p.id, pool: pool.key, mode: p.mode, state: "retrying" },
+        orderBy: { at: "desc" },
+      });
+      if (pending) {
+        if (p.mode === "active" && (await claimScaleRetry(db, pending, now, retry)))
+          tally(await callScale(db, p, pending, target(pending), executorFor(p), now, retry));
+        continue;
+      }
       const last = await db.policyScaleEvent.findFirst({
         where: { policyId: p.id, pool: pool.key, mode: p.mode },
         orderBy: { at: "desc" },
@@ -105,44 +122,32 @@ export async function runScalePolicies(
       }
       res.signals++;
       if (p.mode !== "active") continue;
-      const first = members[0];
-      const ex = executorFor(p);
-      let state: "acted" | "failed" = "acted";
-      let detail: string;
-      try {
-        if (!ex.scale) throw new ExecutorError(`the ${ex.name} executor cannot scale`, false);
-        detail = (
-          await ex.scale({
-            policyId: p.id,
-            signalId: signal.id,
-            pool: pool.key,
-            group: pool.group,
-            provider: first?.provider ?? "unknown",
-            region: first?.region ?? "unknown",
-            zone: first?.zone ?? null,
-            direction: d.direction,
-            fromSize: d.fromSize,
-            desired: d.toSize,
-          })
-        ).detail;
-        res.scaled++;
-      } catch (e) {
-        state = "failed";
-        detail = (e as Error).message.slice(0, 500);
-        res.scaleFailed++;
-      }
-      await db.policyScaleEvent.update({ where: { id: signal.id }, data: { state, detail } });
-      await db.auditEvent.create({
-        data: auditData({
-          actor: "system",
-          action: state === "acted" ? "policy.scale" : "policy.scale.failed",
-          target: pool.key,
-          detail: { policyId: p.id, signalId: signal.id, executor: p.executor, ...d, detail },
-        }),
-      });
+      tally(await callScale(db, p, signal, target(signal), executorFor(p), now, retry));
     }
   }
   return res;
+}
+
+/** What the executor is asked for one signal of a pool (its group and place from its hosts). */
+function targetOf(
+  policyId: string,
+  sig: { id: string; direction: string; fromSize: number; toSize: number },
+  pool: Pool,
+  members: readonly EvalHost[],
+): ScaleTarget {
+  const first = members[0];
+  return {
+    policyId,
+    signalId: sig.id,
+    pool: pool.key,
+    group: pool.group,
+    provider: first?.provider ?? "unknown",
+    region: first?.region ?? "unknown",
+    zone: first?.zone ?? null,
+    direction: sig.direction === "in" ? "in" : "out",
+    fromSize: sig.fromSize,
+    desired: sig.toSize,
+  };
 }
 
 /** The newest scale signals of the policies the caller may see (settings page, API). */

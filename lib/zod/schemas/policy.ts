@@ -257,7 +257,11 @@ export const scaleSignalSchema = z.object({
   hosts: z.number().int().describe("hosts of the pool up when the signal fired"),
   fromSize: z.number().int(),
   toSize: z.number().int(),
-  state: z.enum(["recorded", "acted", "failed"]),
+  state: z
+    .enum(["recorded", "acted", "retrying", "failed"])
+    .describe(
+      "retrying: the executor failed in a way worth retrying; it is called again with backoff",
+    ),
   detail: z.string().nullable(),
   at: isoTimeSchema,
 });
