@@ -53,8 +53,12 @@ export function GpuTable({ gpus }: { gpus: InstanceDetail["gpus"] }) {
                 {g.tempCelsius === null ? "—" : `${Math.round(g.tempCelsius)} °C`}
               </td>
               <td className="num">{formatInteger(g.processes)}</td>
-              <td data-testid="gpu-holders">
-                {g.holders.length === 0 ? <span className="muted">—</span> : g.holders.join(", ")}
+              <td data-testid="gpu-holders" className="holder-list">
+                {g.holders.length === 0 ? (
+                  <span className="muted">—</span>
+                ) : (
+                  g.holders.map((h, i) => <span key={`${i}-${h}`}>{h}</span>)
+                )}
               </td>
             </tr>
           ))}

@@ -91,7 +91,11 @@ export function MyGpusView() {
                         </td>
                         <td>{g.state.replace("_", " ")}</td>
                         <td className="num">{formatRatio(g.util)}</td>
-                        <td>{g.holders.join(", ")}</td>
+                        <td className="holder-list">
+                          {g.holders.map((h, i) => (
+                            <span key={`${i}-${h}`}>{h}</span>
+                          ))}
+                        </td>
                         <td>{g.heldSince ? <LocalTime value={g.heldSince} /> : "this hour"}</td>
                         <td className="num">
                           {g.perHourMicros === null
