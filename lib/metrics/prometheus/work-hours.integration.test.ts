@@ -163,6 +163,15 @@ describe.skipIf(!hasPrometheus)("work hours from a real Prometheus", () => {
       expect(r.hourStart.getTime()).toBeGreaterThanOrEqual(from.getTime());
       expect(r.units).toBeGreaterThanOrEqual(0);
     }
+    // the vLLM server's own counters are in Prometheus, growing and labelled with host 1: leaving
+    // them out below is the relay rule, not a failed join
+    const raw = await createPromClient(prom.url).query(
+      `increase(vllm:prompt_tokens_total{hostname="work-1"}[5m])`,
+    );
+    expect(raw.length).toBeGreaterThan(0);
+    expect(raw.every((s) => s.metric.model_name === VLLM_MODEL && Number(s.value[1]) > 0)).toBe(
+      true,
+    );
     // host 1: only what its exporter relays (unit, model, the relay's job), not the vLLM server's
     // own series again (they would add prompt_tokens and requests rows under the scrape job)
     const h1 = rows.filter((r) => r.hostId === host1);
