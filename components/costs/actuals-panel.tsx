@@ -1,16 +1,11 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { monthLabel } from "@/lib/core/months.ts";
 import { formatMoney } from "@/lib/format/money.ts";
 import { billingQueries } from "@/lib/queries/billing.ts";
-import { costQueries } from "@/lib/queries/costs.ts";
-import { fleetQueries } from "@/lib/queries/fleet.ts";
-import { sendJson } from "@/lib/queries/settings-send.ts";
 import type { ReconciliationDto } from "@/lib/zod/schemas/billing.ts";
-import { repriceResultSchema, type RepriceResultDto } from "@/lib/zod/schemas/reprice.ts";
 import { Stat } from "../stat.tsx";
+import { signedMoney, useRepriceFlow } from "./use-reprice-flow.ts";
 
 // Actuals (issue 26): finance re-prices the month from the imported bills, through the ledger's
 // re-pricing (a preview with the old and new totals, then an apply that sends the previewed total,
@@ -18,55 +13,16 @@ import { Stat } from "../stat.tsx";
 // much of the month is on actuals; hours no bill mentions stay list estimates.
 
 const ACTUALS_URL = "/api/billing/actuals";
-/** A month of a large fleet is hundreds of thousands of ledger rows: minutes, not seconds. */
-const TIMEOUT_MS = 10 * 60_000;
 
 function share(part: number, whole: number): string {
   return whole === 0 ? "0%" : `${((part / whole) * 100).toFixed(1)}%`;
 }
 
-function signed(micros: string, currency: string): string {
-  return `${BigInt(micros) > 0n ? "+" : ""}${formatMoney(micros, currency)}`;
-}
-
 export function ActualsPanel({ r }: { r: ReconciliationDto }) {
-  const client = useQueryClient();
-  const [preview, setPreview] = useState<RepriceResultDto | null>(null);
-  const [result, setResult] = useState<RepriceResultDto | null>(null);
-  const [reopen, setReopen] = useState(false);
+  const { preview, result, reopen, setReopen, previewMut, applyMut } = useRepriceFlow(ACTUALS_URL, [
+    billingQueries.all(),
+  ]);
   const label = monthLabel(r.month);
-  const previewMut = useMutation({
-    mutationFn: () =>
-      sendJson("POST", ACTUALS_URL, { month: r.month }, repriceResultSchema, TIMEOUT_MS),
-    onSuccess: (p) => {
-      setPreview(p);
-      setResult(null);
-      applyMut.reset();
-    },
-  });
-  const applyMut = useMutation({
-    mutationFn: (p: RepriceResultDto) =>
-      sendJson(
-        "POST",
-        ACTUALS_URL,
-        {
-          month: p.month,
-          apply: true,
-          expectedNewTotalMicros: p.newTotalMicros,
-          ...(p.closed ? { reopen: true } : {}),
-        },
-        repriceResultSchema,
-        TIMEOUT_MS,
-      ),
-    onSuccess: (done) => {
-      setResult(done);
-      setPreview(null);
-      setReopen(false);
-      void client.invalidateQueries({ queryKey: billingQueries.all() });
-      void client.invalidateQueries({ queryKey: costQueries.all() });
-      void client.invalidateQueries({ queryKey: fleetQueries.all() });
-    },
-  });
   const { hours, actualHours } = r.actuals;
   const busy = previewMut.isPending || applyMut.isPending;
   const error = previewMut.error ?? applyMut.error;
@@ -103,7 +59,7 @@ export function ActualsPanel({ r }: { r: ReconciliationDto }) {
         <button
           type="button"
           disabled={busy}
-          onClick={() => previewMut.mutate()}
+          onClick={() => previewMut.mutate(r.month)}
           data-testid="actuals-preview"
         >
           {previewMut.isPending ? "Previewing…" : "Preview actuals"}
@@ -141,7 +97,7 @@ export function ActualsPanel({ r }: { r: ReconciliationDto }) {
             <Stat
               testId="actuals-delta"
               label="Difference"
-              value={signed(preview.deltaMicros, preview.currency)}
+              value={signedMoney(preview.deltaMicros, preview.currency)}
               data={{ "data-micros": preview.deltaMicros }}
             />
           </div>

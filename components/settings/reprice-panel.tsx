@@ -1,80 +1,32 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { monthLabel, monthOf } from "@/lib/core/months.ts";
 import { formatMoney } from "@/lib/format/money.ts";
-import { costQueries } from "@/lib/queries/costs.ts";
-import { fleetQueries } from "@/lib/queries/fleet.ts";
-import { sendJson } from "@/lib/queries/settings-send.ts";
-import { repriceResultSchema, type RepriceResultDto } from "@/lib/zod/schemas/reprice.ts";
+import type { RepriceResultDto } from "@/lib/zod/schemas/reprice.ts";
+import { signedMoney, useRepriceFlow } from "../costs/use-reprice-flow.ts";
 import { Stat } from "../stat.tsx";
 
 // Ledger hours keep the price they were written with; this panel re-prices a month with today's
 // catalogue, always through a preview first. The apply sends the previewed new total, so the
 // server refuses (409) if prices or usage changed in between: preview again.
 
-/** A month of a large fleet is hundreds of thousands of ledger rows: minutes, not seconds. */
-const REPRICE_TIMEOUT_MS = 10 * 60_000;
 const REPRICE_URL = "/api/pricing/reprice";
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-
-/** "+$12.50" / "-$3.00" / "$0.00" */
-function signedMoney(micros: string, currency: string): string {
-  const v = BigInt(micros);
-  return `${v > 0n ? "+" : ""}${formatMoney(v, currency)}`;
-}
 
 function safeLabel(month: string): string {
   return MONTH.test(month) ? monthLabel(month) : month;
 }
 
 export function RepricePanel() {
-  const client = useQueryClient();
   const [current] = useState(() => monthOf(new Date()));
   const [month, setMonth] = useState(current);
-  const [reopen, setReopen] = useState(false);
-  const [preview, setPreview] = useState<RepriceResultDto | null>(null);
-  const [result, setResult] = useState<RepriceResultDto | null>(null);
-
-  const previewMut = useMutation({
-    mutationFn: (m: string) =>
-      sendJson("POST", REPRICE_URL, { month: m }, repriceResultSchema, REPRICE_TIMEOUT_MS),
-    onSuccess: (p) => {
-      setPreview(p);
-      setResult(null);
-    },
-  });
-  const applyMut = useMutation({
-    mutationFn: (p: RepriceResultDto) =>
-      sendJson(
-        "POST",
-        REPRICE_URL,
-        {
-          month: p.month,
-          apply: true,
-          expectedNewTotalMicros: p.newTotalMicros,
-          ...(p.closed ? { reopen: true } : {}),
-        },
-        repriceResultSchema,
-        REPRICE_TIMEOUT_MS,
-      ),
-    onSuccess: (r) => {
-      setResult(r);
-      setPreview(null);
-      setReopen(false);
-      void client.invalidateQueries({ queryKey: costQueries.all() });
-      void client.invalidateQueries({ queryKey: fleetQueries.all() });
-    },
-  });
+  const { preview, result, reopen, setReopen, previewMut, applyMut, clear } =
+    useRepriceFlow(REPRICE_URL);
 
   const choose = (m: string) => {
     setMonth(m);
-    setPreview(null);
-    setResult(null);
-    setReopen(false);
-    previewMut.reset();
-    applyMut.reset();
+    clear();
   };
 
   const closed = preview ? preview.closed : MONTH.test(month) && month < current;
