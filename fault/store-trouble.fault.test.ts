@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startExporter, type RunningExporter } from "@/exporter/server.ts";
 import type { Db } from "@/lib/db.ts";
-import { scrapeAll } from "@/lib/ingest/scrape.ts";
+import { scrapeAll, scrapeOne } from "@/lib/ingest/scrape.ts";
 import { newRecorderState, recordScrapes } from "@/lib/ingest/record-scrapes.ts";
 import { syncTargets } from "@/lib/ingest/sync-targets.ts";
 import { runLedgerJob } from "@/lib/ledger/job.ts";
@@ -123,9 +123,17 @@ describe.skipIf(kind !== "sqlite")("SQLite locked by another connection", () => 
     expect(await minuteRows(minute)).toEqual({ hosts: [], gpus: 0 });
 
     // better-sqlite3 waits out the busy timeout synchronously: the whole process (here also the
-    // in-process exporter) stood still for 5 s. Let the overdue keep-alive closes run first, or
-    // the next scrape reuses a socket the exporter is closing (ECONNRESET).
-    await new Promise((r) => setTimeout(r, 100));
+    // in-process exporter, which a real deployment runs apart) stood still for 5 s. Wait until the
+    // exporter answers a scrape again (its overdue tick and keep-alive closes run first) before
+    // the tick under test; a fixed pause was not always enough on a loaded machine.
+    const target = `${exporter.url}/hosts/0/metrics`;
+    const deadline = Date.now() + 20_000;
+    let answer = await scrapeOne(target, 5000);
+    while (!answer.ok && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      answer = await scrapeOne(target, 5000);
+    }
+    expect(answer, "the exporter answers again after the stall").toMatchObject({ ok: true });
     // the next tick in that minute writes it whole (the locked tick could not even list hosts)
     await tick(new Date(t1.getTime() + 15_000));
     const after = await minuteRows(minute);
