@@ -1,4 +1,5 @@
 import { describeHolder, mergeHolders, type Holder, type HolderMemory } from "../core/holders.ts";
+import { pushTo } from "../core/group.ts";
 import type { MetricsSource, ProcessInfo } from "../metrics/source.ts";
 import type { FleetGpu, PagedFleetGpu } from "@/lib/zod/schemas/fleet.ts";
 
@@ -43,9 +44,7 @@ export async function withGridHolders(
   for (const p of await processesOf(source, hostIds)) {
     // ProcessInfo names the physical GPU, under MIG too (its slice is gpuInstanceId)
     if (!p.holder || !onPage.has(p.gpuUuid)) continue;
-    const list = heldBy.get(p.gpuUuid) ?? [];
-    list.push({ holder: p.holder, memBytes: p.usedMemoryBytes });
-    heldBy.set(p.gpuUuid, list);
+    pushTo(heldBy, p.gpuUuid, { holder: p.holder, memBytes: p.usedMemoryBytes });
   }
   return gpus.map((g) => ({
     ...g,
