@@ -6,7 +6,8 @@ import { requirePage } from "@/lib/auth/page.ts";
 import { roleAllows } from "@/lib/auth/roles.ts";
 import { teamScope } from "@/lib/auth/scope.ts";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
-import { comparePageWork } from "@/lib/work/page-data.ts";
+import { comparePageWork, workOrUnavailable } from "@/lib/work/page-data.ts";
+import { WorkUnavailable } from "@/components/work/work-unavailable.tsx";
 import "../styles/finance.css";
 
 export const metadata: Metadata = { title: "Compare clouds" };
@@ -15,11 +16,10 @@ type Props = { searchParams: Promise<{ month?: string | string[] }> };
 
 export default async function ComparePage({ searchParams }: Props) {
   const user = await requirePage("/compare");
-  // measured work is an addition to the page: a metrics backend that fails it costs nothing else
-  const work = await comparePageWork(await searchParams, {
-    metrics: getMetricsSource(),
-    scope: teamScope(user),
-  }).catch(() => null);
+  const work = await workOrUnavailable(
+    "/compare",
+    comparePageWork(await searchParams, { metrics: getMetricsSource(), scope: teamScope(user) }),
+  );
   return (
     <>
       <Suspense
@@ -31,7 +31,7 @@ export default async function ComparePage({ searchParams }: Props) {
       >
         <CompareView canWrite={roleAllows(user.role, "benchmarks:write")} />
       </Suspense>
-      {work ? <CompareWork rows={work} /> : null}
+      {work.ok ? <CompareWork rows={work.value} /> : <WorkUnavailable />}
     </>
   );
 }

@@ -5,7 +5,8 @@ import { WorkByType } from "@/components/work/work-by-type.tsx";
 import { requirePage } from "@/lib/auth/page.ts";
 import { teamScope } from "@/lib/auth/scope.ts";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
-import { costsPageWork } from "@/lib/work/page-data.ts";
+import { costsPageWork, workOrUnavailable } from "@/lib/work/page-data.ts";
+import { WorkUnavailable } from "@/components/work/work-unavailable.tsx";
 import "../styles/finance.css";
 
 export const metadata: Metadata = { title: "Costs" };
@@ -14,11 +15,10 @@ type Props = { searchParams: Promise<{ month?: string | string[]; work?: string 
 
 export default async function CostsPage({ searchParams }: Props) {
   const user = await requirePage("/costs");
-  // measured work is an addition to the page: a metrics backend that fails it costs nothing else
-  const work = await costsPageWork(await searchParams, {
-    metrics: getMetricsSource(),
-    scope: teamScope(user),
-  }).catch(() => null);
+  const work = await workOrUnavailable(
+    "/costs",
+    costsPageWork(await searchParams, { metrics: getMetricsSource(), scope: teamScope(user) }),
+  );
   return (
     <>
       <Suspense
@@ -30,7 +30,7 @@ export default async function CostsPage({ searchParams }: Props) {
       >
         <CostsView />
       </Suspense>
-      {work ? <WorkByType {...work} /> : null}
+      {work.ok ? <WorkByType {...work.value} /> : <WorkUnavailable />}
     </>
   );
 }

@@ -46,3 +46,20 @@ export async function comparePageWork(
   ]);
   return compareWorkRows(measured.byType, published, month, monthOf(now));
 }
+
+/**
+ * Measured work is an addition to a page (instance, costs, compare): when the metrics backend
+ * fails it, the rest of the page still renders; the failure is logged and the page says so
+ * (`WorkUnavailable`) instead of leaving the panel out without a word.
+ */
+export async function workOrUnavailable<T>(
+  page: string,
+  read: Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false }> {
+  try {
+    return { ok: true, value: await read };
+  } catch (e) {
+    console.error(`${page}: measured work unavailable: ${String(e)}`);
+    return { ok: false };
+  }
+}

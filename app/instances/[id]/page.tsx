@@ -13,6 +13,8 @@ import { PolicyStopNote } from "@/components/policies/policy-stop-note.tsx";
 import { InstanceWork } from "@/components/work/instance-work.tsx";
 import { getMetricsSource } from "@/lib/metrics/index.ts";
 import { getInstanceWork } from "@/lib/work/get-instance-work.ts";
+import { workOrUnavailable } from "@/lib/work/page-data.ts";
+import { WorkUnavailable } from "@/components/work/work-unavailable.tsx";
 import { listTrials } from "@/lib/work/trials.ts";
 import { TrialList } from "@/components/work/trial-list.tsx";
 
@@ -47,12 +49,10 @@ export default async function InstancePage({ params }: Props) {
           getHostFacts(route.id, new Date()),
           hostPolicySavings(route.id),
           startableOnSimulatedCloud(route.id),
-          // measured work is an addition to the page: a metrics backend that fails it costs nothing
-          // else (the failure is logged, and the panel is left out)
-          getInstanceWork(route.id, { metrics: getMetricsSource(), scope }).catch((e: unknown) => {
-            console.error(`instance ${route.id}: measured work unavailable: ${String(e)}`);
-            return null;
-          }),
+          workOrUnavailable(
+            `/instances/${route.id}`,
+            getInstanceWork(route.id, { metrics: getMetricsSource(), scope }),
+          ),
           showCost ? listTrials(scope, route.id) : [],
         ])
       : [null, [], false, null, []];
@@ -62,12 +62,13 @@ export default async function InstancePage({ params }: Props) {
         rows={stops}
         canStart={startable && roleAllows(user.role, "policies:write")}
       />
-      {work ? (
+      {work && !work.ok ? <WorkUnavailable /> : null}
+      {work?.ok ? (
         <InstanceWork
-          rows={work.result.hosts}
-          utilMean={work.utilMean}
+          rows={work.value.result.hosts}
+          utilMean={work.value.utilMean}
           showCost={showCost}
-          minimums={`a cost needs ${work.result.minimums.tokens.toLocaleString("en-US")} tokens (${work.result.minimums.otherUnits.toLocaleString("en-US")} of other units) and ${work.result.minimums.hours} hour`}
+          minimums={`a cost needs ${work.value.result.minimums.tokens.toLocaleString("en-US")} tokens (${work.value.result.minimums.otherUnits.toLocaleString("en-US")} of other units) and ${work.value.result.minimums.hours} hour`}
         />
       ) : null}
       <Suspense
