@@ -1,5 +1,5 @@
 import { importQuerySchema, importResultSchema, MAX_UPLOAD_BYTES } from "./schema.ts";
-import { schemaOf, type JsonObject } from "../../zod/openapi-parts.ts";
+import { err, queryParameters, schemaOf, type JsonObject } from "../../zod/openapi-parts.ts";
 
 // The upload route's OpenAPI path item, from the same zod schemas the route validates with, for
 // lib/openapi/alerting.ts to merge in: `"/api/pricing/import": pricingImportPathItem()` and
@@ -10,22 +10,10 @@ export function pricingImportResultSchema(): JsonObject {
 }
 
 export function pricingImportPathItem(): JsonObject {
-  const query = schemaOf(importQuerySchema, "input");
-  const properties = (query.properties ?? {}) as Record<string, JsonObject>;
-  const required = new Set((query.required ?? []) as string[]);
-  const error = (description: string) => ({
-    description,
-    content: { "application/json": { schema: { $ref: "#/components/schemas/ApiError" } } },
-  });
   return {
     post: {
       summary: `Import GPU prices from one price-list file (finance): an AWS offer file excerpt (JSON or CSV), an Azure Retail Prices page, a GCP Billing Catalog SKU page, or the Alibaba/Tencent CSV template, sent raw as the body (at most ${MAX_UPLOAD_BYTES / 2 ** 20} MiB; full AWS offer files are for npm run pricing:import). mode=preview writes nothing; mode=apply adds new rows in one transaction and is audited with the counts. Rows already priced differently are conflicts, never overwritten`,
-      parameters: Object.entries(properties).map(([name, schema]) => ({
-        name,
-        in: "query",
-        required: required.has(name),
-        schema,
-      })),
+      parameters: queryParameters(importQuerySchema),
       requestBody: {
         required: true,
         content: {
@@ -40,9 +28,9 @@ export function pricingImportPathItem(): JsonObject {
             "application/json": { schema: { $ref: "#/components/schemas/PricingImportResult" } },
           },
         },
-        "400": error("a malformed file (the message names the line or key) or query"),
-        "413": error("the body is larger than the upload cap"),
-        "415": error("a content type the provider's price list does not come in"),
+        "400": err("a malformed file (the message names the line or key) or query"),
+        "413": err("the body is larger than the upload cap"),
+        "415": err("a content type the provider's price list does not come in"),
       },
     },
   };
