@@ -159,11 +159,15 @@ export async function trackEpisodes(
     : new Set<string>();
   const up = new Set([...hosts.values()].filter((h) => h.state === "up").map((h) => h.id));
   const cache = new Map<number, Promise<Set<string>>>();
-  // a host one policy stopped is not idle for the others: they neither list nor act on it
+  // a host one policy stopped (or is resizing) is not idle for the others: they neither list nor
+  // act on it
   const stopped = new Set(
-    (await db.policyEpisode.findMany({ where: { state: "acted" }, select: { hostId: true } })).map(
-      (e) => e.hostId,
-    ),
+    (
+      await db.policyEpisode.findMany({
+        where: { OR: [{ state: "acted" }, { resizeTo: { not: null }, state: { not: "closed" } }] },
+        select: { hostId: true },
+      })
+    ).map((e) => e.hostId),
   );
   for (const p of policies) {
     const cond =
@@ -189,10 +193,14 @@ export async function trackEpisodes(
       }
       // open, or failed (its alert stays until the condition no longer holds here)
       if (e.state !== "open" && e.state !== "failed") continue;
+      // a right-size accepted from a recommendation does not wait on idleness
+      // (./resize-episode.ts): it (and a failed one's alert) ends when it acts, the host is
+      // resized some other way, leaves, opts out or is reclaimed
       const keep =
         h &&
-        cond.holds.has(h.id) &&
-        !stopped.has(h.id) &&
+        (e.resizeTo !== null
+          ? h.instanceType === (e.resizeFrom ?? h.instanceType)
+          : cond.holds.has(h.id) && !stopped.has(h.id)) &&
         hostInPolicyScope(p, h) &&
         !optedOut(p, h) &&
         !spotInterrupted(h) &&

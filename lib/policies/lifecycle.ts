@@ -9,6 +9,7 @@ import type { EvalHost } from "./evaluate.ts";
 import { toPolicyFacts } from "./evaluate.ts";
 import { ExecutorError, type Executor, type PolicyAction } from "./executors/types.ts";
 import { actAt, warningsDue, type PolicyFacts } from "./policy-rules.ts";
+import { resizeOf, runEpisodeAction } from "./resize-episode.ts";
 import { sendWarning, type WarnDeps } from "./warn.ts";
 
 // An active policy's episodes: warnings at their points (each claimed in the store before it is
@@ -62,6 +63,7 @@ async function warnIfDue(
       actAt: when,
       linkExpiresAt: new Date(Math.max(when.getTime(), now.getTime() + p.graceMinutes * MINUTE_MS)),
       now,
+      resize: resizeOf(e, h),
     },
     o.warn,
   );
@@ -93,6 +95,7 @@ async function act(
   });
   if (claimed.count !== 1) return "skipped" as const;
   const attempt = e.attempts + 1;
+  const resize = resizeOf(e, h);
   const action = p.action as PolicyAction;
   const target = {
     policyId: p.id,
@@ -111,16 +114,25 @@ async function act(
         actor: "system",
         action: `policy.${verb}`,
         target: h.hostname,
-        detail: { policyId: p.id, episodeId: e.id, action, attempt, ...detail },
+        detail: {
+          policyId: p.id,
+          episodeId: e.id,
+          action: resize ? "resize" : action,
+          ...(resize ? { from: resize.from, to: resize.to } : {}),
+          attempt,
+          ...detail,
+        },
       }),
     });
   try {
-    const r = await o.executorFor(p).run(target);
+    const r = await runEpisodeAction(o.executorFor(p), target, resize);
     await db.policyEpisode.update({
       where: { id: e.id },
       data: {
-        state: "acted",
-        action,
+        // a resized host keeps running: its episode ends with the resize
+        ...(resize
+          ? { state: "closed", action: "resize", closedAt: now, openKey: null }
+          : { state: "acted", action }),
         actedAt: now,
         hourlyMicros: h.hourlyMicros,
         claimUntil: null,
@@ -187,7 +199,7 @@ export async function reconcileFailures(db: Db, hosts: Map<string, EvalHost>, no
       gpuUuid: null,
       team: h?.team ?? null,
       project: h?.project ?? null,
-      summary: `Policy "${e.policy.name}" could not ${e.policy.action} ${h?.hostname ?? e.hostId} after ${e.attempts} attempt${e.attempts === 1 ? "" : "s"}: ${e.lastError ?? "unknown error"}`,
+      summary: `Policy "${e.policy.name}" could not ${e.resizeTo ? `resize to ${e.resizeTo}` : e.policy.action} ${h?.hostname ?? e.hostId} after ${e.attempts} attempt${e.attempts === 1 ? "" : "s"}: ${e.lastError ?? "unknown error"}`,
       details: {
         policyId: e.policyId,
         episodeId: e.id,

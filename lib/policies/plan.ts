@@ -4,6 +4,7 @@ import { db as defaultDb, type Db } from "../db.ts";
 import type { PlannedActionDto } from "../zod/schemas/policy.ts";
 import { loadEvalHosts, toPolicyFacts } from "./evaluate.ts";
 import { actAt } from "./policy-rules.ts";
+import { resizeOf } from "./resize-episode.ts";
 
 // What the policies would do (dry run) or are doing (active): one row per live episode, with the
 // host, the action, when, and what it saves per month (the host's price × 730 h). A maximum-run-
@@ -28,6 +29,12 @@ export async function listPlannedActions(
     const h = hosts.get(e.hostId);
     if (!h || !inTeamScope(scope, h.team)) continue;
     const p = toPolicyFacts(e.policy);
+    const resize = resizeOf(e, h);
+    const monthly = resize
+      ? resize.monthlySavingMicros
+      : h.hourlyMicros === null
+        ? null
+        : h.hourlyMicros * HOURS_PER_MONTH;
     actions.push({
       policyId: p.id,
       policyName: p.name,
@@ -35,15 +42,15 @@ export async function listPlannedActions(
       mode: p.mode as PlannedActionDto["mode"],
       hostId: h.id,
       hostname: h.hostname,
-      action: p.action as PlannedActionDto["action"],
+      action: resize ? "resize" : (p.action as PlannedActionDto["action"]),
+      resizeTo: resize?.to ?? null,
       idleSince: e.idleSince.toISOString(),
       actAt: actAt(p, e).toISOString(),
       state: e.state,
       warningsSent: e.warnings,
       keepUntil: e.keepUntil?.toISOString() ?? null,
       hourlyMicros: h.hourlyMicros?.toString() ?? null,
-      monthlySavingMicros:
-        h.hourlyMicros === null ? null : (h.hourlyMicros * HOURS_PER_MONTH).toString(),
+      monthlySavingMicros: monthly?.toString() ?? null,
     });
   }
   return { actions };

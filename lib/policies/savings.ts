@@ -29,6 +29,8 @@ export async function policySavings(
     where: {
       ...(hostId ? { hostId } : {}),
       actedAt: { not: null, lt: to },
+      // a resize is no stop: the host kept running (lib/policies/resize-episode.ts)
+      resizeTo: null,
       OR: [{ resumedAt: null }, { resumedAt: { gt: from } }],
     },
     orderBy: { actedAt: "asc" },

@@ -10,6 +10,7 @@ import { adminAllowsPrivate, once, vetTarget, type AllowPrivate } from "../notif
 import type { EvalHost } from "./evaluate.ts";
 import { issueKeepLinks } from "./keep-link.ts";
 import type { PolicyFacts } from "./policy-rules.ts";
+import type { ResizeFacts } from "./resize-episode.ts";
 
 // A policy's warning: to the host's owner and holders through the notification channels that
 // route the host (by team, project, host; a channel limited to some alert kinds does not get
@@ -72,6 +73,19 @@ export interface Warning {
   actAt: Date;
   linkExpiresAt: Date;
   now: Date;
+  /** a right-size accepted from a recommendation: the host is resized, not stopped */
+  resize?: ResizeFacts | null;
+}
+
+function what(w: Warning): string {
+  if (w.resize) {
+    const saved =
+      w.resize.monthlySavingMicros === null
+        ? ""
+        : `, saving ${formatMoney(w.resize.monthlySavingMicros)}/month`;
+    return `It will be resized from ${w.resize.from} to ${w.resize.to}${saved} (stopped, resized and started again) at`;
+  }
+  return `It will be ${w.policy.action === "terminate" ? "terminated" : "stopped"} at`;
 }
 
 function message(w: Warning, who: Recipient[], links: { hours: number; url: string }[]) {
@@ -79,13 +93,13 @@ function message(w: Warning, who: Recipient[], links: { hours: number; url: stri
   const saving =
     w.host.hourlyMicros === null ? "" : ` It costs ${formatMoney(w.host.hourlyMicros)}/h.`;
   const keep = links.map((l) => `keep ${l.hours} h: ${l.url}`).join("\n");
-  const why =
-    w.policy.kind === "max_runtime"
+  const why = w.resize
+    ? `its GPUs are mostly unused: a right-size was accepted under policy "${w.policy.name}"`
+    : w.policy.kind === "max_runtime"
       ? `running longer than policy "${w.policy.name}" allows (${w.policy.idleHours} h)`
       : `every GPU idle since policy "${w.policy.name}" started counting`;
   return (
-    `${w.host.hostname}: ${why}. ` +
-    `It will be ${w.policy.action === "terminate" ? "terminated" : "stopped"} at ` +
+    `${w.host.hostname}: ${why}. ${what(w)} ` +
     `${w.actAt.toISOString()} (warning ${w.number} of ${w.of}; for ${names}).${saving}\n${keep}`
   );
 }
@@ -124,8 +138,17 @@ export async function sendWarning(db: Db, w: Warning, deps: WarnDeps): Promise<n
               id: w.policy.id,
               name: w.policy.name,
               kind: w.policy.kind,
-              action: w.policy.action,
+              action: w.resize ? "resize" : w.policy.action,
             },
+            ...(w.resize
+              ? {
+                  resize: {
+                    from: w.resize.from,
+                    to: w.resize.to,
+                    monthlySavingMicros: w.resize.monthlySavingMicros?.toString() ?? null,
+                  },
+                }
+              : {}),
             host: { id: w.host.id, hostname: w.host.hostname, team: w.host.team },
             recipients: who,
             warning: { number: w.number, of: w.of },

@@ -36,3 +36,11 @@ export function executorFor(
       return simulatedExecutor(db);
   }
 }
+
+/** The executors with `resize` (right-size; executors.integration.test.ts checks this list). */
+const RESIZERS: ReadonlySet<string> = new Set(["simulated", "webhook", "aws", "gcp", "azure"]);
+
+/** Whether the executor a policy names can change a host's instance type (right-size). */
+export function executorCanResize(executor: string): boolean {
+  return RESIZERS.has(executor);
+}

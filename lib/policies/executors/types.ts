@@ -38,11 +38,23 @@ export interface ScaleTarget {
   desired: number;
 }
 
+/** A right-size accepted from a recommendation: one host to another instance type. */
+export interface ResizeTarget extends Omit<ActionTarget, "action"> {
+  action: "resize";
+  fromInstanceType: string;
+  toInstanceType: string;
+}
+
 export interface Executor {
   readonly name: string;
   run(target: ActionTarget): Promise<ExecutorResult>;
   /** scale a pool to a desired size; absent where the executor cannot scale */
   scale?(target: ScaleTarget): Promise<ExecutorResult>;
+  /**
+   * change a host's instance type (stopping it first where the cloud needs that, and starting it
+   * again); absent where the executor cannot resize
+   */
+  resize?(target: ResizeTarget): Promise<ExecutorResult>;
 }
 
 export class ExecutorError extends Error {

@@ -211,7 +211,10 @@ export const plannedActionSchema = z.object({
   mode: z.enum(POLICY_MODES),
   hostId: z.string(),
   hostname: z.string(),
-  action: z.enum(POLICY_ACTIONS),
+  action: z
+    .enum([...POLICY_ACTIONS, "resize"])
+    .describe("resize: a right-size accepted from a recommendation (resizeTo)"),
+  resizeTo: z.string().nullable().optional().describe("resize only: the target instance type"),
   idleSince: isoTimeSchema.describe(
     "when the episode's clock started: idle since (idle_release) or running since (max_runtime)",
   ),
@@ -223,7 +226,7 @@ export const plannedActionSchema = z.object({
   hourlyMicros: microsSchema.nullable().describe("the host's price per hour; null when unpriced"),
   monthlySavingMicros: microsSchema
     .nullable()
-    .describe("what stopping it saves over 730 hours; null when unpriced"),
+    .describe("what stopping (or resizing) it saves over 730 hours; null when unpriced"),
 });
 export type PlannedActionDto = z.infer<typeof plannedActionSchema>;
 
