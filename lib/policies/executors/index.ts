@@ -3,6 +3,7 @@ import { alibabaEcsExecutor } from "./alibaba-ecs.ts";
 import type { Db } from "../../db.ts";
 import { awsAsgScale } from "./aws-asg.ts";
 import { awsEc2Executor } from "./aws-ec2.ts";
+import { awsEc2Resize } from "./aws-ec2-resize.ts";
 import { azureComputeExecutor } from "./azure-compute.ts";
 import { azureVmssCapacity } from "./azure-vmss.ts";
 import { gcpComputeExecutor } from "./gcp-compute.ts";
@@ -23,7 +24,11 @@ export function executorFor(
     case "webhook":
       return webhookExecutor({ url: policy.webhookUrl ?? "" });
     case "aws":
-      return { ...awsEc2Executor(), scale: (t) => awsAsgScale(t) };
+      return {
+        ...awsEc2Executor(),
+        scale: (t) => awsAsgScale(t),
+        resize: (t) => awsEc2Resize(t),
+      };
     case "gcp":
       return { ...gcpComputeExecutor(), scale: (t) => gcpMigResize(t) };
     case "azure":
