@@ -64,31 +64,10 @@ export function gcpComputeExecutor(opts: GcpComputeOptions = {}): Executor {
       }
       if (!t.instanceId) throw new ExecutorError(`${t.hostname} has no instance id`, false);
       if (!t.zone) throw new ExecutorError(`${t.hostname} has no zone`, false);
-      const [{ InstancesClient }, { ZoneOperationsClient }] = await Promise.all([
-        import("@google-cloud/compute/build/src/v1/instances_client.js"),
-        import("@google-cloud/compute/build/src/v1/zone_operations_client.js"),
-      ]);
-      const clientOpts = {
-        fallback: true,
-        ...endpointOpts(opts.endpoint),
-        ...(opts.authClient ? { authClient: opts.authClient as never } : {}),
-      };
-      const instances = new InstancesClient(clientOpts);
-      const operations = new ZoneOperationsClient(clientOpts);
+      const { instances, operations, projectOf, close } = await computeClients(opts);
       const noRetry = { retry: null };
-      const projectOf = async () => {
-        try {
-          return await instances.getProjectId();
-        } catch (e) {
-          throw new ExecutorError(
-            `no Google Cloud project: set GOOGLE_CLOUD_PROJECT (${(e as Error).message})`,
-            false,
-            "no_project",
-          );
-        }
-      };
       try {
-        const project = opts.projectId ?? process.env.GOOGLE_CLOUD_PROJECT ?? (await projectOf());
+        const project = await projectOf();
         const req = { project, zone: t.zone, instance: t.instanceId };
         const verb = t.action === "terminate" ? "delete" : "stop";
         const [started] =
@@ -106,10 +85,42 @@ export function gcpComputeExecutor(opts: GcpComputeOptions = {}): Executor {
       } catch (e) {
         throw failure(e);
       } finally {
-        await Promise.allSettled([instances.close(), operations.close()]);
+        await close();
       }
     },
   };
+}
+
+/** The instances and zone-operations REST clients (imported on first use) and the project. */
+export async function computeClients(opts: GcpComputeOptions) {
+  const [{ InstancesClient }, { ZoneOperationsClient }] = await Promise.all([
+    import("@google-cloud/compute/build/src/v1/instances_client.js"),
+    import("@google-cloud/compute/build/src/v1/zone_operations_client.js"),
+  ]);
+  const clientOpts = {
+    fallback: true,
+    ...endpointOpts(opts.endpoint),
+    ...(opts.authClient ? { authClient: opts.authClient as never } : {}),
+  };
+  const instances = new InstancesClient(clientOpts);
+  const operations = new ZoneOperationsClient(clientOpts);
+  const projectOf = async () => {
+    if (opts.projectId ?? process.env.GOOGLE_CLOUD_PROJECT)
+      return (opts.projectId ?? process.env.GOOGLE_CLOUD_PROJECT) as string;
+    try {
+      return await instances.getProjectId();
+    } catch (e) {
+      throw new ExecutorError(
+        `no Google Cloud project: set GOOGLE_CLOUD_PROJECT (${(e as Error).message})`,
+        false,
+        "no_project",
+      );
+    }
+  };
+  const close = async () => {
+    await Promise.allSettled([instances.close(), operations.close()]);
+  };
+  return { instances, operations, projectOf, close };
 }
 
 export interface OperationBody {

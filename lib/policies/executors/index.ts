@@ -7,6 +7,7 @@ import { awsEc2Resize } from "./aws-ec2-resize.ts";
 import { azureComputeExecutor } from "./azure-compute.ts";
 import { azureVmssCapacity } from "./azure-vmss.ts";
 import { gcpComputeExecutor } from "./gcp-compute.ts";
+import { gcpComputeResize } from "./gcp-compute-resize.ts";
 import { gcpMigResize } from "./gcp-mig.ts";
 import { simulatedExecutor } from "./simulated.ts";
 import { tencentCvmExecutor } from "./tencent-cvm.ts";
@@ -30,7 +31,11 @@ export function executorFor(
         resize: (t) => awsEc2Resize(t),
       };
     case "gcp":
-      return { ...gcpComputeExecutor(), scale: (t) => gcpMigResize(t) };
+      return {
+        ...gcpComputeExecutor(),
+        scale: (t) => gcpMigResize(t),
+        resize: (t) => gcpComputeResize(t),
+      };
     case "azure":
       return { ...azureComputeExecutor(), scale: (t) => azureVmssCapacity(t) };
     case "alibaba":
