@@ -90,6 +90,26 @@ export async function computeClient(opts: AzureComputeOptions, subscription: str
   return client;
 }
 
+type Client = Awaited<ReturnType<typeof computeClient>>;
+
+/** The VM whose vmId (the host's instance id) this is: its resource group and name. */
+export async function findVm(client: Client, vmId: string, subscription: string) {
+  for await (const vm of client.virtualMachines.listAll()) {
+    const props = vm as { vmId?: string; properties?: { vmId?: string } };
+    const id = props.properties?.vmId ?? props.vmId;
+    if (id?.toLowerCase() === vmId.toLowerCase() && vm.id) {
+      const found = parseId(vm.id);
+      if (!found) throw new ExecutorError(`VM ${vmId} has an unexpected id ${vm.id}`, false);
+      return found;
+    }
+  }
+  throw new ExecutorError(
+    `no VM with vmId ${vmId} in subscription ${subscription}`,
+    false,
+    "not_found",
+  );
+}
+
 export function azureComputeExecutor(opts: AzureComputeOptions = {}): Executor {
   return {
     name: "azure",
@@ -102,24 +122,7 @@ export function azureComputeExecutor(opts: AzureComputeOptions = {}): Executor {
       const vmId = t.instanceId.toLowerCase();
       const client = await computeClient(opts, subscription);
       try {
-        let found: { resourceGroup: string; name: string } | null = null;
-        for await (const vm of client.virtualMachines.listAll()) {
-          const props = vm as { vmId?: string; properties?: { vmId?: string } };
-          const id = props.properties?.vmId ?? props.vmId;
-          if (id?.toLowerCase() === vmId && vm.id) {
-            found = parseId(vm.id);
-            if (!found) throw new ExecutorError(`VM ${vmId} has an unexpected id ${vm.id}`, false);
-            break;
-          }
-        }
-        if (!found) {
-          throw new ExecutorError(
-            `no VM with vmId ${t.instanceId} in subscription ${subscription}`,
-            false,
-            "not_found",
-          );
-        }
-        const { resourceGroup, name } = found;
+        const { resourceGroup, name } = await findVm(client, vmId, subscription);
         const poll = { updateIntervalInMs: opts.updateIntervalInMs ?? 5000 };
         const verb = t.action === "terminate" ? "delete" : "deallocate";
         if (verb === "delete") {

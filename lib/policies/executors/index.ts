@@ -5,6 +5,7 @@ import { awsAsgScale } from "./aws-asg.ts";
 import { awsEc2Executor } from "./aws-ec2.ts";
 import { awsEc2Resize } from "./aws-ec2-resize.ts";
 import { azureComputeExecutor } from "./azure-compute.ts";
+import { azureComputeResize } from "./azure-compute-resize.ts";
 import { azureVmssCapacity } from "./azure-vmss.ts";
 import { gcpComputeExecutor } from "./gcp-compute.ts";
 import { gcpComputeResize } from "./gcp-compute-resize.ts";
@@ -37,7 +38,11 @@ export function executorFor(
         resize: (t) => gcpComputeResize(t),
       };
     case "azure":
-      return { ...azureComputeExecutor(), scale: (t) => azureVmssCapacity(t) };
+      return {
+        ...azureComputeExecutor(),
+        scale: (t) => azureVmssCapacity(t),
+        resize: (t) => azureComputeResize(t),
+      };
     case "alibaba":
       return alibabaEcsExecutor();
     case "tencent":
