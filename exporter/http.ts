@@ -20,7 +20,10 @@ export interface HandlerOptions {
   /**
    * --simulate only: the simulated cloud's power switch, `POST /hosts/<i>/power` with the body
    * `off` or `on`. An "off" host answers its metrics with 503, as a stopped instance's exporter
-   * is unreachable; the demo's idle-release policy stops hosts this way (lib/policies).
+   * is unreachable; the demo's idle-release policy stops hosts this way (lib/policies). And its
+   * resize: `POST /hosts/<i>/instance-type` with the new type as the body, only while the host is
+   * off (as the clouds change a stopped instance's type); gpu_host_info's instance_type changes,
+   * so the app prices the host at the new type (its simulated GPUs stay as they are).
    */
   simulatedPower?: boolean;
 }
@@ -83,10 +86,30 @@ export function createHandler(opts: HandlerOptions) {
     return send(res, 200, answer, "application/json");
   };
 
+  const resize = async (req: IncomingMessage, res: ServerResponse, id: number) => {
+    const host = hosts[id];
+    if (!host) return send(res, 404, "no such host\n");
+    let body = "";
+    for await (const chunk of req) {
+      body += String(chunk);
+      if (body.length > 64) return send(res, 413, "the body is an instance type\n");
+    }
+    const type = body.trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(type))
+      return send(res, 400, "the body is an instance type\n");
+    if (!poweredOff.has(host.id)) return send(res, 409, "stop the instance first\n");
+    const from = host.info.instance_type;
+    host.info.instance_type = type;
+    await host.metrics.setHostInfo({ ...host.info });
+    log.log("info", "simulated resize", { host: host.id, from, to: type });
+    const answer = JSON.stringify({ host: host.id, instanceType: type }) + "\n";
+    return send(res, 200, answer, "application/json");
+  };
+
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     for (const [k, v] of Object.entries(opts.headers)) res.setHeader(k, v);
-    const powerPath = /^\/hosts\/(\d+)\/power$/.exec(path);
+    const powerPath = /^\/hosts\/(\d+)\/(power|instance-type)$/.exec(path);
     const powerCall = opts.simulatedPower === true && powerPath !== null && req.method === "POST";
     if (req.method !== "GET" && req.method !== "HEAD" && !powerCall) {
       res.setHeader("allow", "GET, HEAD");
@@ -97,6 +120,8 @@ export function createHandler(opts: HandlerOptions) {
       res.setHeader("www-authenticate", 'Basic realm="gpu-exporter", charset="UTF-8"');
       return send(res, 401, "unauthorized\n");
     }
+    if (powerCall && powerPath?.[2] === "instance-type")
+      return resize(req, res, Number(powerPath[1]));
     if (powerCall) return power(req, res, Number(powerPath?.[1]));
     const hostPath = /^\/hosts\/(\d+)\/metrics$/.exec(path);
     if (path === telemetryPath || hostPath) {

@@ -7,7 +7,13 @@ import { targetLookup } from "../../net/target-lookup.ts";
 import { checkUrlStatically } from "../../net/webhook-target.ts";
 import { redactText } from "../../notify/url.ts";
 import { adminAllowsPrivate, vetTarget, type AllowPrivate } from "../../notify/target-policy.ts";
-import { ExecutorError, type ActionTarget, type Executor, type ScaleTarget } from "./types.ts";
+import {
+  ExecutorError,
+  type ActionTarget,
+  type Executor,
+  type ResizeTarget,
+  type ScaleTarget,
+} from "./types.ts";
 
 // The signed generic webhook: a JSON POST of the action to the policy's URL, for SkyPilot, Slurm
 // wrappers, Terraform, autoscalers or power control. Headers `x-gpufleet-timestamp` (Unix seconds)
@@ -87,6 +93,9 @@ export function webhookExecutor(o: WebhookOptions): Executor {
     name: "webhook",
     run: (t: ActionTarget) =>
       signedPost(o, { type: `gpufleet.policy.${t.action}`, ...t }, `${t.episodeId}:${t.action}`),
+    // the receiver gets fromInstanceType and toInstanceType with the host's facts
+    resize: (t: ResizeTarget) =>
+      signedPost(o, { type: "gpufleet.policy.resize", ...t }, `${t.episodeId}:resize`),
     scale: (t: ScaleTarget) =>
       signedPost(o, { type: "gpufleet.policy.scale", ...t }, `${t.signalId}:scale`),
   };
