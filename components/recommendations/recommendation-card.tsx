@@ -156,9 +156,9 @@ export function RecommendationCard({ r }: { r: RecommendationDto }) {
           </span>
         ) : null}
       </div>
-      {r.kind === "idle_release" ? (
+      {r.kind === "idle_release" || r.kind === "right_size" ? (
         <div className="wide">
-          <ReleasePanel r={r} />
+          <ReleasePanel r={r} mode={r.kind === "right_size" ? "resize" : "release"} />
         </div>
       ) : null}
       {dismissing && open ? (

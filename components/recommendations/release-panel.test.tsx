@@ -59,6 +59,7 @@ describe("ReleaseSummary", () => {
             { role: "owner", name: "ana" },
             { role: "holder", name: "bob · python" },
           ],
+          resize: null,
           created: true,
         }}
       />,
@@ -67,5 +68,65 @@ describe("ReleaseSummary", () => {
     expect(html).toContain("warned ana (owner), bob · python (holder)");
     expect(html).toContain("2026-11-20T03:30:00.000Z");
     expect(html).toContain("unless kept");
+  });
+});
+
+describe("Right-size…", () => {
+  const alibaba = { ...policy("p9", "Idle (Alibaba)"), executor: "alibaba" };
+  it("offers the policies that can resize, names the target type and those that cannot", () => {
+    const html = render(
+      <ReleaseChoice
+        policies={[policy("p1", "Idle 24h")]}
+        chosen="p1"
+        pending={false}
+        onChoose={noop}
+        onConfirm={noop}
+        resize={{ to: "g5.2xlarge", cannot: [alibaba] }}
+      />,
+    );
+    expect(html).toContain("Resize through policy");
+    expect(html).toContain("Accept and resize to g5.2xlarge after warning");
+    expect(html).toContain(
+      "Policy “Idle (Alibaba)” acts through the alibaba executor, which cannot resize a host.",
+    );
+  });
+
+  it("with only policies that cannot resize, offers none and says why", () => {
+    const html = render(
+      <ReleaseChoice
+        policies={[]}
+        chosen=""
+        pending={false}
+        onChoose={noop}
+        onConfirm={noop}
+        resize={{ to: "g5.2xlarge", cannot: [alibaba] }}
+      />,
+    );
+    expect(html).toContain("No active idle-release policy whose executor can resize covers");
+    expect(html).toContain("alibaba executor, which cannot resize a host");
+    expect(html).not.toContain("<select");
+    expect(html).not.toContain("<button");
+  });
+
+  it("says when the host is resized and to what", () => {
+    const html = render(
+      <ReleaseSummary
+        release={{
+          episodeId: "e2",
+          policyId: "p1",
+          policyName: "Idle 24h",
+          hostname: "gpu-a",
+          action: "resize",
+          state: "open",
+          actAt: "2026-11-20T03:30:00.000Z",
+          keepUntil: null,
+          recipients: [{ role: "owner", name: "ana" }],
+          resize: { from: "g5.12xlarge", to: "g5.2xlarge", monthlySavingMicros: "1825000000" },
+          created: true,
+        }}
+      />,
+    );
+    expect(html).toContain("Resize scheduled by policy “Idle 24h”: warned ana (owner)");
+    expect(html).toContain("resized to g5.2xlarge at");
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimeSchema } from "./common.ts";
+import { isoTimeSchema, microsSchema } from "./common.ts";
 import { recommendationSchema } from "./recommendation.ts";
 
 // Accepting an idle-host recommendation with "release it" (app/api/recommendations/[id]/release):
@@ -34,6 +34,10 @@ export const scheduledReleaseSchema = z.object({
   actAt: isoTimeSchema.describe("when the policy acts unless a keep link is used"),
   keepUntil: isoTimeSchema.nullable(),
   recipients: z.array(z.object({ role: z.enum(["owner", "holder"]), name: z.string() })),
+  resize: z
+    .object({ from: z.string(), to: z.string(), monthlySavingMicros: microsSchema.nullable() })
+    .nullable()
+    .describe("a right-size (action resize): from and to instance types and the saving a month"),
   created: z.boolean().describe("false when the host's live episode already existed"),
 });
 export type ScheduledReleaseDto = z.infer<typeof scheduledReleaseSchema>;
@@ -43,3 +47,20 @@ export const releaseResultSchema = z.object({
   release: scheduledReleaseSchema,
 });
 export type ReleaseResultDto = z.infer<typeof releaseResultSchema>;
+
+// Accepting a right-size recommendation by resizing the host (app/api/recommendations/[id]/resize):
+// the same body and answer, and the covering policies whose executor cannot resize listed apart.
+
+export const resizeOptionsSchema = z.object({
+  policies: z.array(releaseOptionSchema).describe("active policies whose executor can resize"),
+  cannotResize: z
+    .array(releaseOptionSchema)
+    .describe("active policies that cover the host but whose executor cannot resize"),
+});
+export type ResizeOptionsDto = z.infer<typeof resizeOptionsSchema>;
+
+export const resizeResultSchema = z.object({
+  recommendation: recommendationSchema,
+  resize: scheduledReleaseSchema,
+});
+export type ResizeResultDto = z.infer<typeof resizeResultSchema>;
