@@ -464,6 +464,57 @@ const SCENARIOS: Record<
       return call("POST /api/recommendations/[id]/release", { policyId: policy.id }, rec.id);
     },
   },
+  // a resize already under way (a new one is also audited as policy.accept by the service:
+  // lib/policies/accept-resize.integration.test.ts)
+  "POST /api/recommendations/[id]/resize": {
+    action: "recommendations.resize",
+    run: async () => {
+      const host = await db.host.create({ data: { hostname: "h-r-resize", state: "up" } });
+      const rec = await db.recommendation.create({
+        data: {
+          kind: "right_size",
+          hostId: host.id,
+          fingerprint: "r-resize",
+          title: "t",
+          details: "d",
+          monthlySavingMicros: 1n,
+          evidence: JSON.stringify({
+            from: "2026-11-13T00:00:00.000Z",
+            to: "2026-11-20T00:00:00.000Z",
+            metrics: {},
+            series: [],
+            current: {
+              instanceType: "big",
+              pricingModel: "on_demand",
+              usdPerHourMicros: "2",
+              gpuModel: null,
+              gpuCount: null,
+              source: null,
+            },
+            proposed: {
+              instanceType: "small",
+              pricingModel: "on_demand",
+              usdPerHourMicros: "1",
+              gpuModel: null,
+              gpuCount: null,
+              source: null,
+            },
+            hourlySavingMicros: "1",
+            convention: "",
+            caveat: null,
+          }),
+        },
+      });
+      const policy = await db.policy.create({
+        data: { name: "audit resize", mode: "active", scopeKind: "fleet", scopeValue: "" },
+      });
+      const openKey = `${policy.id}:${host.id}`;
+      await db.policyEpisode.create({
+        data: { policyId: policy.id, hostId: host.id, idleSince: new Date(), openKey },
+      });
+      return call("POST /api/recommendations/[id]/resize", { policyId: policy.id }, rec.id);
+    },
+  },
   // a keep link is public and audited by the service as "keep-link" (lib/policies/lifecycle test)
   "POST /api/policies/keep": { action: "", run: async () => new Response(null) },
   // sign-in, sign-out and first-run setup are audited by their own tests (lib/auth)

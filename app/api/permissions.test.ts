@@ -52,6 +52,8 @@ const EXPECTED: Record<string, Rule> = {
   "POST /api/recommendations/[id]/reopen": operatorAct,
   "GET /api/recommendations/[id]/release": operatorAct,
   "POST /api/recommendations/[id]/release": operatorAct,
+  "GET /api/recommendations/[id]/resize": operatorAct,
+  "POST /api/recommendations/[id]/resize": operatorAct,
   "POST /api/recommendations/recompute": operatorAct,
   "GET /api/policies": operatorRead,
   "POST /api/policies": adminOnly,

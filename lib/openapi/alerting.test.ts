@@ -33,6 +33,8 @@ describe("OpenAPI: alerting and pricing routes", () => {
         "POST /api/recommendations/{id}/reopen",
         "GET /api/recommendations/{id}/release",
         "POST /api/recommendations/{id}/release",
+        "GET /api/recommendations/{id}/resize",
+        "POST /api/recommendations/{id}/resize",
         ...["rules", "budgets", "channels"].flatMap((e) => [
           `GET /api/${e}`,
           `POST /api/${e}`,

@@ -13,6 +13,8 @@ import {
   releaseInputSchema,
   releaseOptionsSchema,
   releaseResultSchema,
+  resizeOptionsSchema,
+  resizeResultSchema,
 } from "../zod/schemas/release.ts";
 import { schemaOf, ok, err, body, type JsonObject } from "../zod/openapi-parts.ts";
 
@@ -143,6 +145,33 @@ export function policyPaths(): JsonObject {
         },
       },
     },
+    "/api/recommendations/{id}/resize": {
+      get: {
+        summary:
+          "The active idle-release policies that cover a right-size recommendation's host: those whose executor can resize, and apart those that cannot (operator)",
+        parameters: [{ ...idParam, description: "recommendation id" }],
+        responses: {
+          "200": ok("ResizeOptions"),
+          "404": err("no such recommendation (or outside your teams)"),
+          "409": err("not a right-size recommendation"),
+        },
+      },
+      post: {
+        summary:
+          "Accept a right-size recommendation by resizing the host to its proposed instance type through the chosen active policy: the owner and holders are warned now (from and to types, $ a month saved, keep links), the policy's executor resizes it after the grace period unless kept; audited. Accepting again answers the same episode",
+        parameters: [{ ...idParam, description: "recommendation id" }],
+        requestBody: body(releaseInputSchema),
+        responses: {
+          "200": ok("ResizeResult"),
+          ...bad,
+          "404": err("no such recommendation, host or policy (or outside your teams)"),
+          "409": err(
+            "not a right-size recommendation, dismissed, no instance types, the policy not active, not covering the host or its executor unable to resize, the host no longer of the recommendation's type, kept by its label or not up",
+          ),
+          ...media,
+        },
+      },
+    },
     "/api/policies/scale-signals": {
       get: {
         summary:
@@ -163,5 +192,7 @@ export function policySchemas(): JsonObject {
     ScaleSignalList: schemaOf(scaleSignalListSchema),
     ReleaseOptions: schemaOf(releaseOptionsSchema),
     ReleaseResult: schemaOf(releaseResultSchema),
+    ResizeOptions: schemaOf(resizeOptionsSchema),
+    ResizeResult: schemaOf(resizeResultSchema),
   };
 }
