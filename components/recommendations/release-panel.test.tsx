@@ -72,7 +72,7 @@ describe("ReleaseSummary", () => {
 });
 
 describe("Right-size…", () => {
-  const alibaba = { ...policy("p9", "Idle (Alibaba)"), executor: "alibaba" };
+  const tencent = { ...policy("p9", "Idle (Tencent)"), executor: "tencent" };
   it("offers the policies that can resize, names the target type and those that cannot", () => {
     const html = render(
       <ReleaseChoice
@@ -81,13 +81,13 @@ describe("Right-size…", () => {
         pending={false}
         onChoose={noop}
         onConfirm={noop}
-        resize={{ to: "g5.2xlarge", cannot: [alibaba] }}
+        resize={{ to: "g5.2xlarge", cannot: [tencent] }}
       />,
     );
     expect(html).toContain("Resize through policy");
     expect(html).toContain("Accept and resize to g5.2xlarge after warning");
     expect(html).toContain(
-      "Policy “Idle (Alibaba)” acts through the alibaba executor, which cannot resize a host.",
+      "Policy “Idle (Tencent)” acts through the tencent executor, which cannot resize a host.",
     );
   });
 
@@ -99,11 +99,11 @@ describe("Right-size…", () => {
         pending={false}
         onChoose={noop}
         onConfirm={noop}
-        resize={{ to: "g5.2xlarge", cannot: [alibaba] }}
+        resize={{ to: "g5.2xlarge", cannot: [tencent] }}
       />,
     );
     expect(html).toContain("No active idle-release policy whose executor can resize covers");
-    expect(html).toContain("alibaba executor, which cannot resize a host");
+    expect(html).toContain("tencent executor, which cannot resize a host");
     expect(html).not.toContain("<select");
     expect(html).not.toContain("<button");
   });

@@ -33,7 +33,7 @@ let db: Db;
 let exporter: RunningExporter;
 let receiver: Server;
 const warnings: Record<string, unknown>[] = [];
-const ids = { a: "", b: "", twin: "", kept: "", sim: "", alibaba: "", dry: "" };
+const ids = { a: "", b: "", twin: "", kept: "", sim: "", tencent: "", dry: "" };
 const warn = { send: postJson, allowPrivate: async () => true, publicUrl: "http://gpufleet.test" };
 // every GPU at 30 %: in use, never idle
 const metrics = scriptedMetrics(
@@ -106,7 +106,7 @@ beforeAll(async () => {
     return p.id;
   };
   ids.sim = await policy("Research (simulated)", "simulated");
-  ids.alibaba = await policy("Research (Alibaba)", "alibaba");
+  ids.tencent = await policy("Research (Tencent)", "tencent");
   ids.dry = await policy("Research dry run", "simulated", false);
 }, 60_000);
 afterAll(async () => {
@@ -120,7 +120,7 @@ describe("accepting a right-size recommendation resizes the host", () => {
     const o = await resizeOptions(ids.a, null, { client: db, now: NOW });
     expect(o.policies.map((p) => p.name)).toEqual(["Research (simulated)"]);
     expect(o.cannotResize.map((p) => [p.name, p.executor])).toEqual([
-      ["Research (Alibaba)", "alibaba"],
+      ["Research (Tencent)", "tencent"],
     ]);
   });
 
@@ -209,8 +209,8 @@ describe("accepting a right-size recommendation resizes the host", () => {
   });
 
   it("refuses an executor that cannot resize, a stale type, a kept host, a dry run", async () => {
-    await expect(accept(ids.twin, ids.alibaba)).rejects.toThrow(
-      /alibaba executor, which cannot resize/,
+    await expect(accept(ids.twin, ids.tencent)).rejects.toThrow(
+      /tencent executor, which cannot resize/,
     );
     await expect(accept(ids.kept, ids.sim, { from: "p4d.24xlarge" })).rejects.toThrow(
       /is g5.12xlarge now, not p4d.24xlarge/,

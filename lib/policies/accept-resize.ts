@@ -26,7 +26,7 @@ import { DEFAULT_WARN_DEPS } from "./warn.ts";
 
 export interface ResizeOptions {
   policies: AcceptOption[];
-  /** covering active policies whose executor has no resize (Alibaba, Tencent) */
+  /** covering active policies whose executor has no resize (Tencent) */
   cannotResize: AcceptOption[];
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { alibabaEcsExecutor } from "./alibaba-ecs.ts";
+import { alibabaEcsResize } from "./alibaba-ecs-resize.ts";
 import type { Db } from "../../db.ts";
 import { awsAsgScale } from "./aws-asg.ts";
 import { awsEc2Executor } from "./aws-ec2.ts";
@@ -44,7 +45,7 @@ export function executorFor(
         resize: (t) => azureComputeResize(t),
       };
     case "alibaba":
-      return alibabaEcsExecutor();
+      return { ...alibabaEcsExecutor(), resize: (t) => alibabaEcsResize(t) };
     case "tencent":
       return tencentCvmExecutor();
     default:
@@ -53,7 +54,14 @@ export function executorFor(
 }
 
 /** The executors with `resize` (right-size; executors.integration.test.ts checks this list). */
-const RESIZERS: ReadonlySet<string> = new Set(["simulated", "webhook", "aws", "gcp", "azure"]);
+const RESIZERS: ReadonlySet<string> = new Set([
+  "simulated",
+  "webhook",
+  "aws",
+  "gcp",
+  "azure",
+  "alibaba",
+]);
 
 /** Whether the executor a policy names can change a host's instance type (right-size). */
 export function executorCanResize(executor: string): boolean {

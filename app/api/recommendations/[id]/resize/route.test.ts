@@ -66,7 +66,7 @@ beforeAll(async () => {
   const policy = (name: string, mode: string, executor: string) =>
     db.policy.create({ data: { name, mode, executor, scopeKind: "fleet", scopeValue: "" } });
   ids.sim = (await policy("Fleet (simulated)", "active", "simulated")).id;
-  ids.ali = (await policy("Fleet (Alibaba)", "active", "alibaba")).id;
+  ids.ali = (await policy("Fleet (Tencent)", "active", "tencent")).id;
   ids.dry = (await policy("Fleet dry run", "dry_run", "simulated")).id;
   const rec = (kind: string, hostId: string, ev = evidence) =>
     db.recommendation.create({
@@ -146,7 +146,7 @@ describe("/api/recommendations/[id]/resize", () => {
     ]);
     expect(await status(accept(admin, ids.right, { policyId: ids.ali }))).toEqual([
       409,
-      expect.stringContaining("alibaba executor, which cannot resize"),
+      expect.stringContaining("tencent executor, which cannot resize"),
     ]);
     expect(await db.policyEpisode.count()).toBe(0);
   });
