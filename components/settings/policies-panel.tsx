@@ -148,7 +148,11 @@ function PlannedActions() {
                   {a.policyName} <span className="muted small">({a.mode.replace("_", " ")})</span>
                 </td>
                 <td>
-                  {a.mode === "dry_run" ? `would ${a.action}` : a.action}
+                  {a.action === "resize"
+                    ? `resize to ${a.resizeTo ?? "?"} (accepted recommendation)`
+                    : a.mode === "dry_run"
+                      ? `would ${a.action}`
+                      : a.action}
                   {a.state !== "open" ? <span className="muted small"> · {a.state}</span> : null}
                 </td>
                 <td>
