@@ -83,7 +83,7 @@ function what(w: Warning): string {
       w.resize.monthlySavingMicros === null
         ? ""
         : `, saving ${formatMoney(w.resize.monthlySavingMicros)}/month`;
-    return `It will be resized from ${w.resize.from} to ${w.resize.to}${saved} (stopped, resized and started again) at`;
+    return `It will be resized from ${w.resize.from} to ${w.resize.to}${saved} (the host restarts) at`;
   }
   return `It will be ${w.policy.action === "terminate" ? "terminated" : "stopped"} at`;
 }
