@@ -42,14 +42,14 @@ function simHostInfo(
   log: Logger,
   cloudLabels: boolean,
 ): Record<string, string> {
-  // zone only where detection may fill it (host 0); every simulated cloud host reports its
-  // instance id (detection on host 0 replaces it when it finds one)
+  // zone where the design gives one, or where detection may fill it (host 0); every simulated
+  // cloud host reports its instance id (detection on host 0 replaces it when it finds one)
   const info: Record<string, string> = {
     hostname: spec.hostname,
     provider: spec.provider,
     instance_type: spec.instanceType,
     region: spec.region,
-    ...(cloudLabels ? { zone: "" } : {}),
+    ...(cloudLabels || spec.zone ? { zone: spec.zone ?? "" } : {}),
     pricing_model: spec.pricingModel,
     ...(cloudLabels || spec.instanceId ? { instance_id: spec.instanceId ?? "" } : {}),
     team: spec.team,

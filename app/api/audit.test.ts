@@ -105,6 +105,22 @@ async function importSpotNow(): Promise<Response> {
   return h(req, { params: Promise.resolve({}) });
 }
 
+/** Applies the H.10 CNY/EUR rates fixture, sent raw as the route takes it. */
+async function importRatesNow(): Promise<Response> {
+  const h = handlers.get("POST /api/pricing/rates/import");
+  if (!h) throw new Error("no handler POST /api/pricing/rates/import");
+  const file = "h10-cny-eur-daily.csv";
+  const req = new Request(
+    `http://127.0.0.1:3000/api/pricing/rates/import?file=${file}&mode=apply`,
+    {
+      method: "POST",
+      headers: { "content-type": "text/csv", cookie: admin.cookie, origin: admin.origin },
+      body: readFileSync(join("lib/pricing/import/fixtures", file), "utf8"),
+    },
+  );
+  return h(req, { params: Promise.resolve({}) });
+}
+
 /** Applies the small AWS FOCUS bill, sent raw as the route takes it. */
 async function importBillNow(): Promise<Response> {
   const h = handlers.get("POST /api/billing/import");
@@ -387,6 +403,10 @@ const SCENARIOS: Record<
   "POST /api/pricing/spot-history": {
     action: "pricing.spot_history.import",
     run: () => importSpotNow(),
+  },
+  "POST /api/pricing/rates/import": {
+    action: "pricing.rates.import",
+    run: () => importRatesNow(),
   },
   "POST /api/pricing/rates": {
     action: "pricing.rate.create",

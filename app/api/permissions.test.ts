@@ -88,6 +88,7 @@ const EXPECTED: Record<string, Rule> = {
   "POST /api/pricing/spot-history": financeWrite,
   "GET /api/pricing/rates": financeRead,
   "POST /api/pricing/rates": financeWrite,
+  "POST /api/pricing/rates/import": financeWrite,
   "POST /api/pricing/rates/[id]/retire": financeWrite,
   "GET /api/compare": operatorRead,
   "GET /api/work/unit-costs": financeRead,

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import {
   contentTypeFor,
@@ -13,7 +13,7 @@ import {
 import { importResultSchema, type ImportResultDto } from "@/lib/pricing/import/schema.ts";
 import { pricingQueries } from "@/lib/queries/admin.ts";
 import { fleetQueries } from "@/lib/queries/fleet.ts";
-import { ApiRequestError } from "@/lib/queries/settings-send.ts";
+import { postFile, UploadError, useUploadFlow } from "./upload-flow.tsx";
 
 // Finance imports GPU prices from a provider's published price list, always through a preview:
 // the preview lists the rows that would be added and the conflicts (rows already priced
@@ -27,56 +27,25 @@ const PROVIDERS: { value: UploadProvider; label: string; hint: string }[] = [
   { value: "tencent", label: "Tencent Cloud", hint: "the price template (.csv)" },
 ];
 
-async function send(url: string, file: File): Promise<ImportResultDto> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": contentTypeFor(file.name), accept: "application/json" },
-    body: file,
-    signal: AbortSignal.timeout(120_000),
-  });
-  const data: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const error = (data as { error?: unknown } | null)?.error;
-    throw new ApiRequestError(res.status, typeof error === "string" ? error : `HTTP ${res.status}`);
-  }
-  const parsed = importResultSchema.safeParse(data);
-  if (!parsed.success) throw new Error("unexpected response from the import");
-  return parsed.data;
-}
-
 export function PriceImportPanel() {
   const client = useQueryClient();
   const [provider, setProvider] = useState<UploadProvider>("aws");
-  const [file, setFile] = useState<File | null>(null);
   const [sourceDate, setSourceDate] = useState("");
-  const [preview, setPreview] = useState<ImportResultDto | null>(null);
-  const [applied, setApplied] = useState<ImportResultDto | null>(null);
-
-  const previewMut = useMutation({
-    mutationFn: (f: File) => send(importUrl(provider, f.name, sourceDate, "preview"), f),
-    onSuccess: (r) => {
-      setPreview(r);
-      setApplied(null);
-    },
-  });
-  const applyMut = useMutation({
-    mutationFn: (f: File) => send(importUrl(provider, f.name, sourceDate, "apply"), f),
-    onSuccess: (r) => {
-      setApplied(r);
-      setPreview(null);
+  const flow = useUploadFlow<ImportResultDto>(
+    (f, mode) =>
+      postFile(
+        importUrl(provider, f.name, sourceDate, mode),
+        f,
+        contentTypeFor(f.name),
+        importResultSchema,
+      ),
+    () => {
       void client.invalidateQueries({ queryKey: pricingQueries.all() });
       void client.invalidateQueries({ queryKey: fleetQueries.all() });
     },
-  });
-  const reset = () => {
-    setPreview(null);
-    setApplied(null);
-    previewMut.reset();
-    applyMut.reset();
-  };
+  );
+  const { file, preview, applied, busy } = flow;
   const problem = uploadProblem(provider, file, sourceDate);
-  const busy = previewMut.isPending || applyMut.isPending;
-  const error = previewMut.error ?? applyMut.error;
   const hint = PROVIDERS.find((p) => p.value === provider)?.hint ?? "";
 
   return (
@@ -98,7 +67,7 @@ export function PriceImportPanel() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          if (file && !problem) previewMut.mutate(file);
+          if (!problem) flow.runPreview();
         }}
       >
         <label className="field">
@@ -107,7 +76,7 @@ export function PriceImportPanel() {
             value={provider}
             onChange={(e) => {
               setProvider(e.target.value as UploadProvider);
-              reset();
+              flow.reset();
             }}
             data-testid="price-import-provider"
           >
@@ -123,10 +92,7 @@ export function PriceImportPanel() {
           <input
             type="file"
             accept=".json,.csv,application/json,text/csv"
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              reset();
-            }}
+            onChange={(e) => flow.choose(e.target.files?.[0] ?? null)}
             data-testid="price-import-file"
           />
         </label>
@@ -138,7 +104,7 @@ export function PriceImportPanel() {
               value={sourceDate}
               onChange={(e) => {
                 setSourceDate(e.target.value);
-                reset();
+                flow.reset();
               }}
               data-testid="price-import-date"
             />
@@ -150,17 +116,13 @@ export function PriceImportPanel() {
             disabled={problem !== null || busy}
             data-testid="price-import-preview"
           >
-            {previewMut.isPending ? "Reading…" : "Preview"}
+            {flow.previewing ? "Reading…" : "Preview"}
           </button>
           {file && problem ? <span className="muted small">{problem}</span> : null}
         </div>
       </form>
 
-      {error ? (
-        <p className="banner error" role="alert" data-testid="price-import-error">
-          <strong>{applyMut.error ? "Not imported" : "Not read"}</strong> {error.message}
-        </p>
-      ) : null}
+      <UploadError error={flow.error} applyFailed={flow.applyFailed} testId="price-import-error" />
       {applied ? (
         <p className="banner ok" role="status" data-testid="price-import-result">
           <strong>Imported</strong> {applied.added} prices added, {applied.unchanged} already there
@@ -177,10 +139,10 @@ export function PriceImportPanel() {
             type="button"
             className="primary"
             disabled={busy}
-            onClick={() => applyMut.mutate(file)}
+            onClick={flow.runApply}
             data-testid="price-import-apply"
           >
-            {applyMut.isPending ? "Importing…" : `Add ${preview.added} prices`}
+            {flow.applying ? "Importing…" : `Add ${preview.added} prices`}
           </button>
         </div>
       ) : null}

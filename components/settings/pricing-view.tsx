@@ -3,6 +3,7 @@
 import { PriceImportPanel } from "./price-import-panel.tsx";
 import { PricingPanel } from "./pricing-panel.tsx";
 import { RatesPanel } from "./rates-panel.tsx";
+import { RatesUploadPanel } from "./rates-upload-panel.tsx";
 import { RepricePanel } from "./reprice-panel.tsx";
 import { SettingsTabs } from "./settings-tabs.tsx";
 
@@ -22,6 +23,7 @@ export function PricingView({ canWrite }: { canWrite: boolean }) {
         <PricingPanel canWrite={canWrite} />
         <RatesPanel canWrite={canWrite} />
         {canWrite ? <PriceImportPanel /> : null}
+        {canWrite ? <RatesUploadPanel /> : null}
         {canWrite ? <RepricePanel /> : null}
       </div>
     </>

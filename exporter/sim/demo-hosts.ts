@@ -13,6 +13,9 @@ export interface HostDesign {
   /** per GPU, one letter each, repeated to fill the host (see PROFILE_CODES) */
   profiles: string;
   interruptible?: boolean;
+  /** availability zone, reported as gpu_host_info's zone (the demo's AWS spot hosts: their spot
+   * hours take the zone's market price from the demo's spot price history, lib/demo/spot-history.ts) */
+  zone?: string;
   /** extra gpu_host_info labels (the demo's idle-release policy picks its host by one) */
   labels?: Readonly<Record<string, string>>;
   driverVersion?: string;
@@ -45,10 +48,14 @@ export const DEMO_HOSTS: readonly HostDesign[] = [
   d("p5.48xlarge", "us-west-2", "on_demand", "research", "evals", "bob", "TTTTEEEE"),
   d("p5en.48xlarge", "us-east-1", "reserved", "research", "llm-pretrain", "alice", "TTTFTTTT"),
   d("g5.xlarge", "us-east-1", "on_demand", "inference", "chat-serving", "carol", "I"),
-  d("g5.xlarge", "us-east-1", "spot", "inference", "chat-serving", "carol", "I"),
+  d("g5.xlarge", "us-east-1", "spot", "inference", "chat-serving", "carol", "I", {
+    zone: "us-east-1b",
+  }),
   d("g4dn.xlarge", "eu-west-1", "on_demand", "vision", "ocr", "ivan", "I"),
   d("g4dn.xlarge", "us-west-2", "on_demand", "data-science", "recsys", "grace", "H"),
-  d("g6.xlarge", "us-east-1", "spot", "inference", "embeddings", "dave", "I"),
+  d("g6.xlarge", "us-east-1", "spot", "inference", "embeddings", "dave", "I", {
+    zone: "us-east-1d",
+  }),
   // Volta left the 590 branch: a V100 box stays on 580
   // and it sits empty: the demo's active idle-release policy stops it (lib/demo/policies.ts)
   d("p3.2xlarge", "us-west-2", "on_demand", "data-science", "recsys", "heidi", "E", {

@@ -68,6 +68,7 @@ function buildHost(
     id,
     hostname: `gpu-${type.provider}-${regionCode(design.region)}-${String(id + 1).padStart(3, "0")}`,
     ...(cloudId ? { instanceId: cloudId } : {}),
+    ...(design.zone ? { zone: design.zone } : {}),
     provider: type.provider,
     instanceType: type.instanceType,
     region: design.region,

@@ -48,6 +48,8 @@ export interface SimHostSpec {
   /** the cloud's instance id as its metadata service reports it (none on-prem): the id a cloud
    * bill names the instance by (issue 26's reconciliation matches on it) */
   instanceId?: string;
+  /** the availability zone, where the design names one (gpu_host_info's zone) */
+  zone?: string;
   /** extra gpu_host_info labels, e.g. owner, interruptible */
   labels: Record<string, string>;
   driverVersion: string;

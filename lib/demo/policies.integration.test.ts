@@ -49,7 +49,11 @@ describe("the demo's idle-release policies", () => {
   const tick = (now: Date) => runPolicyJob({ db, now, metrics: createEmbeddedSource(db, 15) });
 
   it("are seeded: the fleet one in dry run, the V100 one active, both on the simulated cloud", async () => {
-    const ps = await db.policy.findMany({ orderBy: { name: "asc" } });
+    // (the demo's scale policy has its own test: ./scale-policy.integration.test.ts)
+    const ps = await db.policy.findMany({
+      where: { kind: "idle_release" },
+      orderBy: { name: "asc" },
+    });
     expect(ps.map((p) => [p.name, p.mode, p.executor])).toEqual([
       ["Demo: release the empty V100", "active", "simulated"],
       ["Idle 24 h: stop (fleet)", "dry_run", "simulated"],

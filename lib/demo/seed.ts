@@ -22,6 +22,7 @@ import { importBill } from "../billing/import.ts";
 import { addMonths, monthOf } from "../core/months.ts";
 import { demoBillRows } from "./billing.ts";
 import { seedDemoTrial, seedDemoWork } from "./work.ts";
+import { seedDemoSpotHistory } from "./spot-history.ts";
 
 // Seeds the demo on an empty store: the simulated fleet's hosts and GPUs, 60 days of ledger
 // history and 7 days of chart minutes, computed from the same simulator the live exporter serves.
@@ -100,6 +101,7 @@ export async function createDemoHost(
       project: h.project,
       owner: h.labels.owner ?? null,
       instanceId: h.instanceId ?? null,
+      zone: h.zone ?? null,
       labels: JSON.stringify(demoLabels(h)),
       origin: "demo",
       firstSeen,
@@ -184,8 +186,15 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
   if ((await db.host.count()) > 0) return false;
   const w = demoWindow(opts);
   await installShippedCatalogue(db);
-  const prices = await loadPriceRows(db);
   const fleet = buildFleet({ seed: DEMO_SEED, hosts: opts.hosts });
+  // the spot hosts' market prices first, so the ledger prices their hours from them; the bill
+  // keeps its own day-to-day spot prices from the catalogue (what reconciliation explains)
+  const catalogue = await loadPriceRows(db);
+  const spotStarted = Date.now();
+  const spot = await seedDemoSpotHistory(db, fleet, catalogue, w.historyStart - HOUR_MS, w.now);
+  const prices = await loadPriceRows(db);
+  const spotSeconds = ((Date.now() - spotStarted) / 1000).toFixed(1);
+  log(`spot price history (synthetic): ${spot} hourly prices (${spotSeconds} s)`);
   const ids = new Map<number, string>();
   for (const h of fleet.hosts)
     ids.set(h.id, await createDemoHost(db, h, opts.exporterBase, new Date(w.historyStart)));
@@ -204,7 +213,7 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
   const workRows = await seedDemoWork(db, fleet, ids, workFrom, w.lastClosed + HOUR_MS);
   const trial = await seedDemoTrial(db, fleet, ids, w.lastClosed, new Date(w.now));
   log(`work counters: ${workRows} hour rows; trial: ${trial?.name ?? "none"}`);
-  await seedDemoBill(db, fleet, prices, new Date(w.now), log);
+  await seedDemoBill(db, fleet, catalogue, new Date(w.now), log);
   await seedDemoBudgets(db, new Date(w.now));
   await seedDemoAlerting(db);
   await seedDemoPolicies(db);

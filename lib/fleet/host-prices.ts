@@ -3,9 +3,17 @@ import { priceNoteOf } from "@/lib/pricing/price-note.ts";
 import type { PriceRow } from "@/lib/pricing/types.ts";
 import type { HostLike, HostPrice } from "./summarize.ts";
 
-/** Each host's catalogue price in effect at `at`; null where none matches (unpriced). */
+/**
+ * Each host's catalogue price in effect at `at`; null where none matches (unpriced). A host's zone,
+ * where known, prices a spot host at its zone's market price (spot price history).
+ */
 export function priceHosts(
-  hosts: readonly Pick<HostLike, "id" | "provider" | "instanceType" | "region" | "pricingModel">[],
+  hosts: readonly (Pick<
+    HostLike,
+    "id" | "provider" | "instanceType" | "region" | "pricingModel"
+  > & {
+    zone?: string | null;
+  })[],
   rows: readonly PriceRow[],
   at: Date,
 ): Map<string, HostPrice | null> {

@@ -52,6 +52,7 @@ describe("OpenAPI: alerting and pricing routes", () => {
         "POST /api/pricing/spot-history",
         "GET /api/pricing/rates",
         "POST /api/pricing/rates",
+        "POST /api/pricing/rates/import",
         "POST /api/pricing/rates/{id}/retire",
       ].sort(),
     );

@@ -41,6 +41,7 @@ import {
 } from "../zod/schemas/pricing.ts";
 import { pricingImportPathItem, pricingImportResultSchema } from "../pricing/import/openapi.ts";
 import { spotHistoryPathItem } from "../pricing/spot-history-openapi.ts";
+import { ratesUploadPathItem } from "../pricing/rates-upload-openapi.ts";
 import {
   exchangeRateRetirePathItem,
   exchangeRateSchemas,
@@ -269,6 +270,7 @@ export function alertingPaths(): JsonObject {
     "/api/pricing/import": pricingImportPathItem(),
     "/api/pricing/spot-history": spotHistoryPathItem(),
     "/api/pricing/rates": exchangeRatesPathItem(),
+    "/api/pricing/rates/import": ratesUploadPathItem(),
     "/api/pricing/rates/{id}/retire": exchangeRateRetirePathItem(),
     "/api/channels": channels.collection,
     "/api/channels/{id}": channels.item,

@@ -40,6 +40,9 @@ export interface PricedLookup {
   /** which of the provider's site lists priced it (Tencent: "international" or "china"); null when
    * the provider has one list */
   site?: string | null;
+  /** a spot hour priced from the spot price history: the zone whose market price it is, or the
+   * region whose zones' prices were averaged (`zones` of them) */
+  spotMarket?: { where: string; zones: number } | null;
 }
 
 /** What is missing, so the UI can say e.g. "no spot price for g5.xlarge" instead of "$0". */
@@ -166,6 +169,7 @@ function spotFromHistory(
     localPerHourMicros: null,
     exchangeRate: null,
     site: null,
+    spotMarket: { where: quote.where, zones: quote.zones },
   };
 }
 

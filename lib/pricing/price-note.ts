@@ -1,5 +1,6 @@
 // What a page says beside a host's price: "fallback (no eu-west-1 price)" when the "*" row priced
-// it, and "¥11.63/h at 0.13748728 USD/CNY (2025-02)" when it was converted from another currency.
+// it, "¥11.63/h at 0.13748728 USD/CNY (2025-02)" when it was converted from another currency, and
+// "spot market price in us-east-1b (2026-11-15 11:00 UTC)" when the spot price history priced it.
 import { formatCents } from "../core/money.ts";
 import { priceRegionNote, type PricedLookup } from "./lookup.ts";
 
@@ -9,6 +10,15 @@ export function priceNoteOf(p: PricedLookup, hostRegion: string): string | null 
   const parts: string[] = [];
   const fallback = priceRegionNote(p.region, hostRegion);
   if (fallback) parts.push(fallback);
+  if (p.spotMarket) {
+    const since = `${p.effectiveFrom.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    const { where, zones } = p.spotMarket;
+    parts.push(
+      zones > 1
+        ? `spot market price in ${where} (mean of ${zones} zones, ${since})`
+        : `spot market price in ${where} (${since})`,
+    );
+  }
   if (p.exchangeRate && p.localCurrency && p.localPerHourMicros != null) {
     const sym = SYMBOL[p.localCurrency] ?? `${p.localCurrency} `;
     parts.push(

@@ -96,4 +96,28 @@ describe("priceNotes", () => {
       stale: false,
     });
   });
+
+  it("lists no catalogue row for spot hours the spot price history priced", () => {
+    const history = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => ({
+      instanceType: "g5.xlarge",
+      zone: "us-east-1b",
+      region: "us-east-1",
+      at: new Date(Date.UTC(2026, 10, 10 + d)),
+      usdPerHourMicros: 400_000n + BigInt(d) * 1_000n,
+    }));
+    const rows = catalogueRows().map((r) =>
+      r.provider === "aws" && r.instanceType === "g5.xlarge" ? { ...r, spotHistory: history } : r,
+    );
+    const spot = {
+      ...group("gpu-aws-use1-006", "aws", "g5.xlarge", "us-east-1", "2026-11-01T00:00:00Z"),
+      pricingModel: "spot",
+    };
+    const used = priceNotes([spot], rows, now).used;
+    // the catalogue's spot row priced the days before the history begins, and only those
+    expect(used).toHaveLength(1);
+    expect(used[0]).toMatchObject({ instanceType: "g5.xlarge", pricingModel: "spot" });
+    expect(used[0]?.hosts).toEqual(["gpu-aws-use1-006"]);
+    const late = { ...spot, first: new Date("2026-11-10T00:00:00Z") };
+    expect(priceNotes([late], rows, now).used).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { DAY_MS } from "../core/time.ts";
 import { formatMicros } from "../core/money.ts";
 import { lookupPrice, priceRegionNote, type PricedLookup } from "../pricing/lookup.ts";
+import { SPOT_SOURCE } from "../pricing/spot-history.ts";
 import { ageInDays, isStale, isStaleFor } from "../pricing/stale.ts";
 import type { PriceRow } from "../pricing/types.ts";
 import type { PriceNotes } from "../zod/schemas/price-notes.ts";
@@ -40,7 +41,9 @@ export function priceNotes(
   for (const g of groups) {
     for (const at of instants(g.first, g.last)) {
       const p = lookupPrice(rows, { ...g, at });
-      if (!p.priced) continue;
+      // an hour the spot price history priced took that hour's market price, not a catalogue row
+      // (nothing to go stale; a new record every hour would list a row per day)
+      if (!p.priced || p.source === SPOT_SOURCE) continue;
       const key = [
         g.provider,
         g.instanceType,
