@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { gzip as gzipCb } from "node:zlib";
 import type { Logger } from "./log.ts";
 import { Registry } from "./prom.ts";
+import { renderRegistry } from "./render.ts";
 
 const gzip = promisify(gzipCb);
 
@@ -41,6 +42,8 @@ export class ExpositionCache {
   private pending: Generation | undefined;
   private readonly wanted = new Set<Key>();
   private chain: Promise<unknown> = Promise.resolve();
+  /** each format's last body size: the next rendering's buffer is sized from it */
+  private readonly lastSize: Record<Format, number> = { text: 0, openmetrics: 0 };
 
   constructor(
     private readonly registry: Registry,
@@ -51,7 +54,7 @@ export class ExpositionCache {
    * Applies `change` to the registry, makes every variant asked for so far from it, then serves
    * them. Until they are ready the previous ones are served. Never rejects.
    */
-  async publish(change: () => void): Promise<void> {
+  async publish(change: () => void | Promise<void>): Promise<void> {
     const gen = new Generation();
     this.pending = gen;
     await this.serial(async () => change()).catch((err: unknown) =>
@@ -59,6 +62,9 @@ export class ExpositionCache {
     );
     for (const key of this.wanted) this.variant(gen, key);
     await Promise.allSettled(gen.variants.values());
+    // a body only gzipped from (OpenMetrics for Prometheus) is not kept for the whole tick; a
+    // variant asked for later renders it again
+    gen.bodies.clear();
     if (this.pending === gen) {
       this.served = gen;
       this.pending = undefined;
@@ -105,21 +111,13 @@ export class ExpositionCache {
     return out;
   }
 
-  /** One prom-client rendering; serialised, since OpenMetrics is a registry-wide setting. */
+  /** One prom-client rendering (render.ts); serialised: OpenMetrics is a registry-wide setting. */
   private render(format: Format): Promise<Buffer> {
     return this.serial(async () => {
       this.renders++;
-      if (format === "text") return Buffer.from(await this.registry.metrics());
-      // prom-client renames counters (drops _total) when it renders OpenMetrics; the names are
-      // put back so that the next text rendering is unchanged
-      const names = this.registry.getMetricsAsArray().map((m) => [m, m.name] as const);
-      this.registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-      try {
-        return Buffer.from(await this.registry.metrics());
-      } finally {
-        this.registry.setContentType(Registry.PROMETHEUS_CONTENT_TYPE);
-        for (const [m, name] of names) m.name = name;
-      }
+      const body = await renderRegistry(this.registry, format, this.lastSize[format]);
+      this.lastSize[format] = body.length;
+      return body;
     });
   }
 

@@ -219,9 +219,9 @@ export class HostMetrics {
    * with the state in `view` (host_detect's success) rather than at the next tick.
    */
   setHostInfo(info: Record<string, string>, view?: StateView): Promise<void> {
-    return this.cache.publish(() => {
+    return this.cache.publish(async () => {
       this.hostInfo.set(info);
-      if (view) this.refresh(view);
+      if (view) await this.refresh(view);
     });
   }
 
@@ -246,13 +246,15 @@ export class HostMetrics {
     return (await this.exposition("text", false)).body.toString("utf8");
   }
 
-  private refresh(view: StateView): void {
+  /** Each refresher in turn, letting the event loop run between them (scrapes wait for none). */
+  private async refresh(view: StateView): Promise<void> {
     for (const refresh of this.refreshers) {
       try {
         refresh(view);
       } catch (err) {
         this.opts.log.limited(`refresh:${String(err)}`, "error", "metric refresh failed", { err });
       }
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 }

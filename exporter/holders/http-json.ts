@@ -1,7 +1,6 @@
 // One JSON GET with a deadline and a size cap, over TCP (http/https) or a unix socket (Docker).
 
 import { request as httpRequest, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
 
 export interface JsonGet {
   /** http(s) URL, or a path when socketPath is given */
@@ -15,8 +14,19 @@ export interface JsonGet {
   maxBytes?: number;
 }
 
-export function getJson(opts: JsonGet): Promise<unknown> {
+/** https:, loaded on the first https request: TLS and OpenSSL cost resident memory otherwise */
+function isHttps(opts: JsonGet): boolean {
+  if (opts.socketPath !== undefined) return false;
+  try {
+    return new URL(opts.url).protocol === "https:";
+  } catch {
+    return false; // the request below rejects with the URL's own error
+  }
+}
+
+export async function getJson(opts: JsonGet): Promise<unknown> {
   const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+  const request = isHttps(opts) ? (await import("node:https")).request : httpRequest;
   return new Promise((resolve, reject) => {
     let options: RequestOptions;
     let https = false;
@@ -35,7 +45,7 @@ export function getJson(opts: JsonGet): Promise<unknown> {
     options.method = "GET";
     options.headers = { accept: "application/json", ...opts.headers };
     options.timeout = opts.timeoutMs;
-    const req = (https ? httpsRequest : httpRequest)(options, (res) => {
+    const req = request(options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (c: Buffer) => {

@@ -9,7 +9,7 @@ import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";
 import { loadFleetSnapshot, staleAfterMs, type FleetSnapshot } from "./load-fleet-snapshot.ts";
 import { scopeSnapshot } from "./scope-snapshot.ts";
 import { createSnapshotCache, type CacheEntry, type SnapshotCache } from "./snapshot-cache.ts";
-import { buildFleetIndex, type FleetIndex } from "./overview.ts";
+import { buildFleetIndexYielding, type FleetIndex } from "./overview.ts";
 import { buildInstanceRows, summarizeFleet } from "./summarize.ts";
 
 // The fleet as the API serves it, built once per collection interval in this process and shared
@@ -38,7 +38,12 @@ export async function shapeFleetView(
 ): Promise<FleetView> {
   const headline = summarizeFleet(snapshot.hosts, snapshot.grid, snapshot.prices);
   await yieldToLoop();
-  const index = buildFleetIndex(snapshot.hosts, snapshot.grid, snapshot.current);
+  const index = await buildFleetIndexYielding(
+    snapshot.hosts,
+    snapshot.grid,
+    snapshot.current,
+    yieldToLoop,
+  );
   await yieldToLoop();
   const rows = buildInstanceRows(snapshot.hosts, snapshot.grid, snapshot.prices);
   return { snapshot, summary: { ...headline, month, ...index.overview }, rows, index };

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { CurrentGpu } from "@/lib/metrics/source.ts";
 import { ATTENTION_PREVIEW } from "@/lib/zod/schemas/fleet.ts";
 import { buildGrid } from "./grid.ts";
-import { buildFleetIndex, fleetGpuPage, HOT_CELSIUS } from "./overview.ts";
+import {
+  buildFleetIndex,
+  buildFleetIndexYielding,
+  fleetGpuPage,
+  HOT_CELSIUS,
+  INDEX_CHUNK,
+} from "./overview.ts";
 import type { HostLike } from "./summarize.ts";
 
 const GIB = 1024 ** 3;
@@ -150,5 +156,37 @@ describe("fleetGpuPage", () => {
     expect(
       fleetGpuPage(index, { by: "attention", key: "not_reporting", page: 1, pageSize: 100 }).total,
     ).toBe(0);
+  });
+});
+
+describe("buildFleetIndexYielding", () => {
+  it("builds the same index as buildFleetIndex, pausing every INDEX_CHUNK GPUs", async () => {
+    const hosts = Array.from({ length: 625 }, (_, i) =>
+      host(`h${i}`, { team: i % 3 === 0 ? "infra" : "research", interruptionPending: i === 7 }),
+    );
+    const current = hosts.flatMap((h, i) =>
+      Array.from({ length: 8 }, (_, k) =>
+        gpu(h.id, k, {
+          util: (i * 8 + k) % 5 === 0 ? 0 : 0.8,
+          tempCelsius: k === 3 ? HOT_CELSIUS + 1 : 60,
+          reporting: (i + k) % 97 !== 0,
+        }),
+      ),
+    );
+    const grid = buildGrid(current);
+    expect(grid.length).toBe(5000);
+    let pauses = 0;
+    const index = await buildFleetIndexYielding(hosts, grid, current, async () => {
+      pauses += 1;
+    });
+    // 2 pauses inside the 5,000 GPUs (after 2,000 and 4,000), 1 before the summaries
+    expect(pauses).toBe(Math.ceil(grid.length / INDEX_CHUNK));
+    const sync = buildFleetIndex(hosts, grid, current);
+    expect(index.overview).toEqual(sync.overview);
+    expect(index.attention.map((g) => g.uuid)).toEqual(sync.attention.map((g) => g.uuid));
+    expect(index.overview.attention.byReason.unhealthy).toBeGreaterThan(0);
+    for (const by of ["team", "provider", "model", "state"] as const) {
+      expect([...index.groups[by].keys()]).toEqual([...sync.groups[by].keys()]);
+    }
   });
 });
