@@ -7,7 +7,9 @@ import type { Host, Source } from "./collect.ts";
 import { parseListenAddress, resolveConfig, type ExporterOptions } from "./config.ts";
 import { startHostRuntime, type HostRuntime } from "./host/runtime.ts";
 import { createHandler } from "./http.ts";
+import type { EndedRun } from "./sim/ended-runs.ts";
 import { createLogger } from "./log.ts";
+import { SimulatedSource } from "./collectors/simulated.ts";
 import { buildSource } from "./sources.ts";
 import type { WebConfig } from "./webconfig.ts";
 
@@ -64,6 +66,9 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
     tls: web.tls !== undefined,
     log,
     simulatedPower: cfg.simulate,
+    ...(source instanceof SimulatedSource
+      ? { endRun: (id: number, run: EndedRun) => source.ended.end(id, run) }
+      : {}),
   });
   const server: Server = web.tls ? createHttpsServer(web.tls, handler) : createHttpServer(handler);
 

@@ -136,6 +136,8 @@ export async function scheduleRelease(
   const live = await client.policyEpisode.findFirst({
     where: {
       hostId: h.id,
+      // a job's or pod's run on the host is not the host's episode
+      holderKind: null,
       OR: [
         { state: { in: ["acting", "acted", "failed"] } },
         { state: "open", policy: { enabled: true, mode: "active" } },

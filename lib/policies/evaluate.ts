@@ -57,6 +57,7 @@ export function toPolicyFacts(row: {
   scopeKind: string;
   scopeValue: string;
   optOutLabel: string;
+  target?: string;
 }): PolicyFacts {
   return { ...row, warnAt: parseWarnAt(row.warnAt) };
 }
@@ -151,8 +152,11 @@ export async function trackEpisodes(
 ): Promise<EvalResult> {
   const { db, now } = ctx;
   const res: EvalResult = { opened: 0, closed: 0, resumed: 0 };
-  const policies = (
-    await db.policy.findMany({ where: { enabled: true, kind: { not: "scale" } } })
+  const policies = // a job's or pod's maximum run time is tracked per run (./run-episodes.ts)
+  (
+    await db.policy.findMany({
+      where: { enabled: true, kind: { not: "scale" }, target: "host" },
+    })
   ).map(toPolicyFacts);
   const idleNow = policies.some((p) => p.kind === "idle_release")
     ? await idleOver(ctx, hosts, NOW_WINDOW_MS)
@@ -161,9 +165,12 @@ export async function trackEpisodes(
   const cache = new Map<number, Promise<Set<string>>>();
   // a host one policy stopped is not idle for the others: they neither list nor act on it
   const stopped = new Set(
-    (await db.policyEpisode.findMany({ where: { state: "acted" }, select: { hostId: true } })).map(
-      (e) => e.hostId,
-    ),
+    (
+      await db.policyEpisode.findMany({
+        where: { state: "acted", holderKind: null },
+        select: { hostId: true },
+      })
+    ).map((e) => e.hostId),
   );
   for (const p of policies) {
     const cond =

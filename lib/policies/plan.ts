@@ -4,10 +4,12 @@ import { db as defaultDb, type Db } from "../db.ts";
 import type { PlannedActionDto } from "../zod/schemas/policy.ts";
 import { loadEvalHosts, toPolicyFacts } from "./evaluate.ts";
 import { actAt } from "./policy-rules.ts";
+import { runDto, runFacts } from "./run-target.ts";
 
 // What the policies would do (dry run) or are doing (active): one row per live episode, with the
 // host, the action, when, and what it saves per month (the host's price × 730 h). A maximum-run-
-// time policy lists every host in scope that is running, longest-running first.
+// time policy lists every host in scope that is running, longest-running first; one counting jobs
+// or pods lists each run, priced at its share of the host (its GPUs × the per-GPU price).
 
 const HOURS_PER_MONTH = 730n;
 
@@ -28,6 +30,8 @@ export async function listPlannedActions(
     const h = hosts.get(e.hostId);
     if (!h || !inTeamScope(scope, h.team)) continue;
     const p = toPolicyFacts(e.policy);
+    const run = e.holderKind ? runFacts(e, h) : null;
+    const hourly = run ? run.hourlyMicros : h.hourlyMicros;
     actions.push({
       policyId: p.id,
       policyName: p.name,
@@ -35,15 +39,15 @@ export async function listPlannedActions(
       mode: p.mode as PlannedActionDto["mode"],
       hostId: h.id,
       hostname: h.hostname,
+      run: run ? runDto(run) : null,
       action: p.action as PlannedActionDto["action"],
       idleSince: e.idleSince.toISOString(),
       actAt: actAt(p, e).toISOString(),
       state: e.state,
       warningsSent: e.warnings,
       keepUntil: e.keepUntil?.toISOString() ?? null,
-      hourlyMicros: h.hourlyMicros?.toString() ?? null,
-      monthlySavingMicros:
-        h.hourlyMicros === null ? null : (h.hourlyMicros * HOURS_PER_MONTH).toString(),
+      hourlyMicros: hourly?.toString() ?? null,
+      monthlySavingMicros: hourly === null ? null : (hourly * HOURS_PER_MONTH).toString(),
     });
   }
   return { actions };

@@ -1,32 +1,45 @@
 import "server-only";
 import type { Db } from "../../db.ts";
-import { ExecutorError, type ActionTarget, type Executor, type ScaleTarget } from "./types.ts";
+import {
+  ExecutorError,
+  type ActionTarget,
+  type Executor,
+  type RunTarget,
+  type ScaleTarget,
+} from "./types.ts";
 
 // The demo's simulated cloud: stopping a host switches its simulated instance off at the
 // simulator exporter that serves it (`POST /hosts/<i>/power`, `off`), so its metrics answer 503
 // like an unreachable stopped instance, the host goes down and its cost stops. `startSimulated`
-// switches it on again. Only demo hosts (scraped from the simulator) can be reached this way; no
+// switches it on again. Ending a job's or pod's run (maximum run time per job or pod) asks the
+// simulator to end it (`POST /hosts/<i>/runs/end`, `{"kind","ref"}`): its processes go and its
+// GPUs fall idle, so the host stops attributing it. Only demo hosts (scraped from the simulator) can be reached this way; no
 // cloud client is ever built. A scale signal only records the pool's desired capacity.
 
-function powerUrl(target: string | null): string | null {
+function simUrl(target: string | null, path: string): string | null {
   if (!target) return null;
   const m = /^(https?:\/\/[^/]+(?:\/.*)?\/hosts\/\d+)\/metrics$/.exec(target);
-  return m ? `${m[1]}/power` : null;
+  return m ? `${m[1]}/${path}` : null;
 }
 
 async function switchPower(db: Db, hostId: string, want: "on" | "off"): Promise<string> {
+  await postSim(db, hostId, "power", want, "text/plain");
+  return `simulated power ${want}`;
+}
+
+async function postSim(db: Db, hostId: string, path: string, body: string, type: string) {
   const host = await db.host.findUnique({
     where: { id: hostId },
     select: { target: true, origin: true },
   });
-  const url = host?.origin === "demo" ? powerUrl(host.target) : null;
+  const url = host?.origin === "demo" ? simUrl(host.target, path) : null;
   if (!url) throw new ExecutorError("not a simulated (demo) host", false);
   let res: Response;
   try {
     res = await fetch(url, {
       method: "POST",
-      body: want,
-      headers: { "content-type": "text/plain" },
+      body,
+      headers: { "content-type": type },
       redirect: "error",
       signal: AbortSignal.timeout(5_000),
     });
@@ -36,7 +49,6 @@ async function switchPower(db: Db, hostId: string, want: "on" | "off"): Promise<
   await res.body?.cancel();
   if (!res.ok)
     throw new ExecutorError(`simulated cloud answered HTTP ${res.status}`, res.status >= 500);
-  return `simulated power ${want}`;
 }
 
 export function simulatedExecutor(db: Db): Executor {
@@ -45,6 +57,13 @@ export function simulatedExecutor(db: Db): Executor {
     async run(t: ActionTarget) {
       // the simulated cloud keeps every instance: terminate powers it off just like stop
       return { detail: `${t.action}: ${await switchPower(db, t.hostId, "off")}` };
+    },
+    async endRun(t: RunTarget) {
+      const run = t.job
+        ? { kind: "job", ref: t.job.id }
+        : { kind: "pod", ref: t.pod?.uid ?? `${t.pod?.namespace ?? ""}/${t.pod?.name ?? ""}` };
+      await postSim(db, t.hostId, "runs/end", JSON.stringify(run), "application/json");
+      return { detail: `${t.action}: simulated ${run.kind} ${run.ref} ended` };
     },
     // the simulator's fleet is fixed: a scale signal sets the pool's desired capacity, which the
     // signal records (settings page, audit log) and nothing else changes

@@ -7,7 +7,13 @@ import { targetLookup } from "../../net/target-lookup.ts";
 import { checkUrlStatically } from "../../net/webhook-target.ts";
 import { redactText } from "../../notify/url.ts";
 import { adminAllowsPrivate, vetTarget, type AllowPrivate } from "../../notify/target-policy.ts";
-import { ExecutorError, type ActionTarget, type Executor, type ScaleTarget } from "./types.ts";
+import {
+  ExecutorError,
+  type ActionTarget,
+  type Executor,
+  type RunTarget,
+  type ScaleTarget,
+} from "./types.ts";
 
 // The signed generic webhook: a JSON POST of the action to the policy's URL, for SkyPilot, Slurm
 // wrappers, Terraform, autoscalers or power control. Headers `x-gpufleet-timestamp` (Unix seconds)
@@ -86,6 +92,9 @@ export function webhookExecutor(o: WebhookOptions): Executor {
   return {
     name: "webhook",
     run: (t: ActionTarget) =>
+      signedPost(o, { type: `gpufleet.policy.${t.action}`, ...t }, `${t.episodeId}:${t.action}`),
+    // a job's or pod's run: `gpufleet.policy.cancel_job` / `gpufleet.policy.delete_pod` (README)
+    endRun: (t: RunTarget) =>
       signedPost(o, { type: `gpufleet.policy.${t.action}`, ...t }, `${t.episodeId}:${t.action}`),
     scale: (t: ScaleTarget) =>
       signedPost(o, { type: "gpufleet.policy.scale", ...t }, `${t.signalId}:scale`),
