@@ -152,11 +152,9 @@ export async function trackEpisodes(
 ): Promise<EvalResult> {
   const { db, now } = ctx;
   const res: EvalResult = { opened: 0, closed: 0, resumed: 0 };
-  const policies = // a job's or pod's maximum run time is tracked per run (./run-episodes.ts)
-  (
-    await db.policy.findMany({
-      where: { enabled: true, kind: { not: "scale" }, target: "host" },
-    })
+  // a job's or pod's maximum run time is tracked per run (./run-episodes.ts)
+  const policies = (
+    await db.policy.findMany({ where: { enabled: true, kind: { not: "scale" }, target: "host" } })
   ).map(toPolicyFacts);
   const idleNow = policies.some((p) => p.kind === "idle_release")
     ? await idleOver(ctx, hosts, NOW_WINDOW_MS)

@@ -258,7 +258,12 @@ describe("a maximum-run-time policy per Slurm job", () => {
     const links = warnings[0]?.keepLinks as { hours: number; url: string }[];
     const eight = links.find((l) => l.hours === 8)?.url.split("/keep/")[1] ?? "";
     const k = at(10 * M);
-    expect(await redeemKeepLink(db, eight, k, null)).toMatchObject({ ok: true, hours: 8 });
+    expect(await redeemKeepLink(db, eight, k, null)).toMatchObject({
+      ok: true,
+      hours: 8,
+      run: "job 4242 (alice)",
+      hostname: HOST,
+    });
     expect((await tick(at(2 * H))).acted).toBe(0);
     expect(acts).toHaveLength(0);
 

@@ -271,7 +271,9 @@ export const plannedActionSchema = z.object({
   keepUntil: isoTimeSchema.nullable(),
   hourlyMicros: microsSchema
     .nullable()
-    .describe("the host's price per hour (a run's: its GPUs × the per-GPU price); null when unpriced"),
+    .describe(
+      "the host's price per hour (a run's: its GPUs × the per-GPU price); null when unpriced",
+    ),
   monthlySavingMicros: microsSchema
     .nullable()
     .describe("what stopping it saves over 730 hours; null when unpriced"),
@@ -327,6 +329,10 @@ export const keepInputSchema = z.strictObject({
 });
 export const keepResultSchema = z.object({
   hostname: z.string(),
+  run: z
+    .string()
+    .nullable()
+    .describe('the job or pod kept on the host ("job 4242 (alice)"); null: the host itself'),
   hours: z.number().int(),
   keepUntil: isoTimeSchema,
 });
