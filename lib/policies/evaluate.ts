@@ -176,7 +176,7 @@ export async function trackEpisodes(
         ? runtimeCondition(db, up, now)
         : idleCondition(ctx, hosts, p, idleNow, cache);
     const live = await db.policyEpisode.findMany({
-      where: { policyId: p.id, state: { not: "closed" } },
+      where: { policyId: p.id, state: { not: "closed" }, holderKind: null },
     });
     const byHost = new Map(live.map((e) => [e.hostId, e]));
     for (const e of live) {

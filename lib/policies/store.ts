@@ -145,6 +145,12 @@ export async function updatePolicy(
           where: { policyId: id, state: { in: ["open", "failed"] } },
           data: { state: "closed", closedAt: new Date(), openKey: null },
         });
+      // a job's or pod's run it ended (acted) has nothing left to count either
+      if (next.target !== row.target)
+        await tx.policyEpisode.updateMany({
+          where: { policyId: id, state: "acted", holderKind: { not: null } },
+          data: { state: "closed", closedAt: new Date(), openKey: null },
+        });
       await tx.auditEvent.create({
         data: auditData({
           ...audit,
