@@ -24,6 +24,8 @@ export interface RunningExporter {
   detection?: HostRuntime;
   /** run one collection and render its exposition now (tests); the schedule keeps running too */
   tick(): Promise<void>;
+  /** the source (tests drive a simulated host's collection at a pinned time through it) */
+  source: Source;
   close(): Promise<void>;
 }
 
@@ -117,6 +119,7 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
     hosts: source.hosts,
     detection,
     tick,
+    source,
     close() {
       closing ??= (async () => {
         clearInterval(timer);
