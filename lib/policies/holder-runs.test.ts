@@ -49,7 +49,7 @@ describe("detectRuns", () => {
     const runs = detectRuns(samples);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({
-      id: "job:/4242",
+      id: "job:4242",
       kind: "job",
       start: new Date(T0 + 6 * M),
       lastSeen: new Date(T0 + 62 * M),
@@ -80,6 +80,14 @@ describe("detectRuns", () => {
     expect(runs.map((r) => r.startKnown)).toEqual([false, true]);
   });
 
+  it("a pod whose namespace is learnt later stays one run", () => {
+    const bare = holder("pod", "5f0c-1b2a", { user: "1000" });
+    const named = { ...bare, namespace: "ml", name: "trainer-0" };
+    const runs = detectRuns([at(0, [gpu("g0", [bare])]), at(1, [gpu("g0", [named])])]);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.holder).toEqual(named);
+  });
+
   it("two jobs on one host are two runs, each with its own GPUs", () => {
     const a = job("100", "alice");
     const b = job("200", "bob");
@@ -88,8 +96,8 @@ describe("detectRuns", () => {
     );
     const runs = detectRuns(samples);
     expect(runs.map((r) => [r.id, r.holder.user, r.gpus, r.start.getTime() - T0])).toEqual([
-      ["job:/100", "alice", 2, 0],
-      ["job:/200", "bob", 1, M],
+      ["job:100", "alice", 2, 0],
+      ["job:200", "bob", 1, M],
     ]);
   });
 
@@ -101,7 +109,7 @@ describe("detectRuns", () => {
       at(i, [gpu("s1", [ml], 3 / 7), gpu("s2", [ml], 1 / 7), gpu("g1", [cv, proc])]),
     );
     const runs = detectRuns(samples);
-    expect(runs.map((r) => r.id)).toEqual(["pod:ml/ml/trainer-0", "pod:cv/cv/trainer-0"]);
+    expect(runs.map((r) => r.id)).toEqual(["pod:ml/trainer-0", "pod:cv/trainer-0"]);
     expect(runs[0]?.gpus).toBeCloseTo(4 / 7, 10);
     expect(runs[1]?.gpus).toBe(0.5);
     expect(runLabel(ml)).toBe("pod ml/trainer-0 (1000)");
@@ -122,9 +130,9 @@ describe("searchStart", () => {
     ];
     const start = { earliest: new Date(T0 + 10 * M), absent: 0, found: false };
     // the newest chunk first: minutes 8-9 do not reach a break
-    const first = searchStart(older.slice(8), "job:/9", start);
+    const first = searchStart(older.slice(8), "job:9", start);
     expect(first).toMatchObject({ found: false, earliest: new Date(T0 + 9 * M), absent: 1 });
-    const done = searchStart(older.slice(0, 8), "job:/9", first);
+    const done = searchStart(older.slice(0, 8), "job:9", first);
     expect(done).toEqual({ earliest: new Date(T0 + 5 * M), absent: 5, found: true });
   });
 });

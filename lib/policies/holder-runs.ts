@@ -4,8 +4,8 @@ import type { HostSample } from "../metrics/source.ts";
 
 // A Slurm job's or a Kubernetes pod's run on a host, from the holders of its GPU minutes (issue 24
 // attribution, read through MetricsSource.hourSamples in both modes). Pure. The notion of a break
-// is the hosts' (./runtime.ts): only what was observed ends a run. A run of (host, kind, namespace,
-// ref) starts at the first minute it was seen holding a GPU and ends once the host answered
+// is the hosts' (./runtime.ts): only what was observed ends a run. A run of (host, kind, ref; a
+// pod's ref holds its namespace when it has no uid) starts at the first minute it was seen holding a GPU and ends once the host answered
 // RUN_GAP_MINUTES minutes in a row without it; a minute with no sample of the host (the app not
 // recording) or a failed scrape says nothing and is no break. A shorter absence (a process
 // restarting between steps, a collection that missed it) is tolerated.
@@ -15,9 +15,13 @@ export const RUN_GAP_MINUTES = 5;
 
 export type RunKind = "job" | "pod";
 
-/** What identifies a run on one host: kind, namespace and ref (the user may resolve later). */
-export function runId(h: Pick<Holder, "kind" | "ref" | "namespace">): string {
-  return `${h.kind}:${h.namespace ?? ""}/${h.ref}`;
+/**
+ * What identifies a run on one host: its kind and ref. A pod's ref is its uid, else
+ * "namespace/name" (lib/core/holders.ts), so the namespace is in it where it tells pods apart; a
+ * namespace or user learnt later (the kubelet's list, getent) does not split the run.
+ */
+export function runId(h: Pick<Holder, "kind" | "ref">): string {
+  return `${h.kind}:${h.ref}`;
 }
 
 /** "job 4242 (alice)", "pod ml/trainer-0 (1000)": for warnings and the dry-run list. */
