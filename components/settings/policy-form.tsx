@@ -23,7 +23,13 @@ import {
   zodErrors,
   type Errors,
 } from "./form-bits.tsx";
-import { ACTION_LABELS, TARGET_LABELS, actionsFor, runHoursText } from "./policy-run-fields.tsx";
+import {
+  ACTION_LABELS,
+  TARGET_LABELS,
+  actionFor,
+  actionsFor,
+  runHoursText,
+} from "./policy-run-fields.tsx";
 import { ScaleFields, scaleBody, scaleText } from "./policy-scale-fields.tsx";
 
 const EXECUTOR_LABELS: Record<(typeof POLICY_EXECUTORS)[number], string> = {
@@ -175,10 +181,13 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
         value={v.kind}
         options={POLICY_KINDS}
         labels={KIND_LABELS}
-        onChange={(x) => {
-          set("kind", x);
-          if (x !== "max_runtime") setV((old) => ({ ...old, kind: x, action: "stop" }));
-        }}
+        onChange={(x) =>
+          setV((old) => ({
+            ...old,
+            kind: x,
+            action: actionFor(x === "max_runtime" ? old.target : "host", old.action),
+          }))
+        }
         testId="policy-kind"
       />
       {v.kind === "max_runtime" ? (
@@ -187,9 +196,7 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
           value={v.target}
           options={POLICY_TARGETS}
           labels={TARGET_LABELS}
-          onChange={(x) =>
-            setV((old) => ({ ...old, target: x, action: actionsFor(x)[0] ?? "stop" }))
-          }
+          onChange={(x) => setV((old) => ({ ...old, target: x, action: actionFor(x, old.action) }))}
           error={errors.target}
           testId="policy-target"
         />

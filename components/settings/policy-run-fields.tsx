@@ -30,6 +30,12 @@ export function actionsFor(target: PolicyTarget): readonly PolicyDto["action"][]
     : [TARGET_ACTION[target]];
 }
 
+/** The action kept when the target changes: the same where the target allows it, else its first. */
+export function actionFor(target: PolicyTarget, action: PolicyDto["action"]): PolicyDto["action"] {
+  const allowed = actionsFor(target);
+  return allowed.includes(action) ? action : (allowed[0] ?? "stop");
+}
+
 /** The hours field's label and hint for a maximum-run-time policy's target. */
 export function runHoursText(target: PolicyTarget): [string, string] {
   if (target === "host")
