@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Host } from "./collect.ts";
 import { CONTENT_TYPE } from "./exposition.ts";
 import type { Logger } from "./log.ts";
+import { parseEndedRun, type EndedRun } from "./sim/ended-runs.ts";
 import { acceptsGzip, negotiateFormat } from "./negotiate.ts";
 
 export interface HandlerOptions {
@@ -26,6 +27,11 @@ export interface HandlerOptions {
    * so the app prices the host at the new type (its simulated GPUs stay as they are).
    */
   simulatedPower?: boolean;
+  /**
+   * --simulate only: the simulated cloud ends a job's or pod's run, `POST /hosts/<i>/runs/end`
+   * with `{"kind":"job"|"pod","ref":"<job id or pod uid>"}` (exporter/sim/ended-runs.ts).
+   */
+  endRun?: (hostId: number, run: EndedRun) => void;
 }
 
 function send(
@@ -106,12 +112,29 @@ export function createHandler(opts: HandlerOptions) {
     return send(res, 200, answer, "application/json");
   };
 
+  const endRun = async (req: IncomingMessage, res: ServerResponse, id: number) => {
+    const host = hosts[id];
+    if (!host || !opts.endRun) return send(res, 404, "no such host\n");
+    let body = "";
+    for await (const chunk of req) {
+      body += String(chunk);
+      if (body.length > 1024) return send(res, 413, "the body is too large\n");
+    }
+    const run = parseEndedRun(body);
+    if (typeof run === "string") return send(res, 400, `${run}\n`);
+    opts.endRun(host.id, run);
+    log.log("info", "simulated run ended", { host: host.id, kind: run.kind, ref: run.ref });
+    return send(res, 200, JSON.stringify({ host: host.id, ended: run }) + "\n", "application/json");
+  };
+
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     for (const [k, v] of Object.entries(opts.headers)) res.setHeader(k, v);
     const powerPath = /^\/hosts\/(\d+)\/(power|instance-type)$/.exec(path);
     const powerCall = opts.simulatedPower === true && powerPath !== null && req.method === "POST";
-    if (req.method !== "GET" && req.method !== "HEAD" && !powerCall) {
+    const endPath = /^\/hosts\/(\d+)\/runs\/end$/.exec(path);
+    const endCall = opts.endRun !== undefined && endPath !== null && req.method === "POST";
+    if (req.method !== "GET" && req.method !== "HEAD" && !powerCall && !endCall) {
       res.setHeader("allow", "GET, HEAD");
       return send(res, 405, "method not allowed\n");
     }
@@ -123,6 +146,7 @@ export function createHandler(opts: HandlerOptions) {
     if (powerCall && powerPath?.[2] === "instance-type")
       return resize(req, res, Number(powerPath[1]));
     if (powerCall) return power(req, res, Number(powerPath?.[1]));
+    if (endCall) return endRun(req, res, Number(endPath?.[1]));
     const hostPath = /^\/hosts\/(\d+)\/metrics$/.exec(path);
     if (path === telemetryPath || hostPath) {
       const host = hosts[hostPath ? Number(hostPath[1]) : 0];

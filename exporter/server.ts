@@ -6,7 +6,9 @@ import type { Host, Source } from "./collect.ts";
 import { parseListenAddress, resolveConfig, type ExporterOptions } from "./config.ts";
 import { startHostRuntime, type HostRuntime } from "./host/runtime.ts";
 import { createHandler } from "./http.ts";
+import type { EndedRun } from "./sim/ended-runs.ts";
 import { createLogger } from "./log.ts";
+import { SimulatedSource } from "./collectors/simulated.ts";
 import { buildSource } from "./sources.ts";
 import type { WebConfig } from "./webconfig.ts";
 
@@ -21,6 +23,8 @@ export interface RunningExporter {
   detection?: HostRuntime;
   /** run one collection and render its exposition now (tests); the schedule keeps running too */
   tick(): Promise<void>;
+  /** the source (tests drive a simulated host's collection at a pinned time through it) */
+  source: Source;
   close(): Promise<void>;
 }
 
@@ -63,6 +67,9 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
     tls: web.tls !== undefined,
     log,
     simulatedPower: cfg.simulate,
+    ...(source instanceof SimulatedSource
+      ? { endRun: (id: number, run: EndedRun) => source.ended.end(id, run) }
+      : {}),
   });
   // node:https (TLS, OpenSSL) is loaded only when serving TLS: ~4 MiB resident otherwise
   const server: Server = web.tls
@@ -114,6 +121,7 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
     hosts: source.hosts,
     detection,
     tick,
+    source,
     close() {
       closing ??= (async () => {
         clearInterval(timer);

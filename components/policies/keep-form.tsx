@@ -22,7 +22,11 @@ export function KeepForm({ token }: { token: string }) {
       const ok = keepResultSchema.safeParse(body);
       if (res.ok && ok.success) {
         const until = new Date(ok.data.keepUntil).toISOString().replace("T", " ").slice(0, 16);
-        setState({ busy: false, ok: true, text: `Kept ${ok.data.hostname} until ${until} UTC.` });
+        setState({
+          busy: false,
+          ok: true,
+          text: `Kept ${ok.data.run ? `${ok.data.run} on ` : ""}${ok.data.hostname} until ${until} UTC.`,
+        });
       } else {
         const error = (body as { error?: unknown } | null)?.error;
         setState({ busy: false, ok: false, text: typeof error === "string" ? error : "failed" });

@@ -68,8 +68,11 @@ export function PoliciesPanel({ canWrite }: { canWrite: boolean }) {
                   <td>{p.name}</td>
                   <td>{p.scopeKind === "fleet" ? "fleet" : `${p.scopeKind} ${p.scopeValue}`}</td>
                   <td>
-                    {p.kind === "max_runtime" ? "running" : "idle"} {p.idleHours} h → {p.action};
-                    warn at {p.warnAt.map((f) => `${Math.round(f * 100)} %`).join(", ")}; grace{" "}
+                    {p.kind === "max_runtime"
+                      ? `${p.target === "host" ? "" : `each ${p.target} `}running`
+                      : "idle"}{" "}
+                    {p.idleHours} h → {p.action.replace("_", " ")}; warn at{" "}
+                    {p.warnAt.map((f) => `${Math.round(f * 100)} %`).join(", ")}; grace{" "}
                     {p.graceMinutes} min
                   </td>
                   <td>{p.executor}</td>
@@ -142,17 +145,18 @@ function PlannedActions() {
           </thead>
           <tbody>
             {rows.map((a) => (
-              <tr key={`${a.policyId}:${a.hostId}`} data-testid="policy-action-row">
-                <td>{a.hostname}</td>
+              <tr
+                key={`${a.policyId}:${a.hostId}:${a.run ? `${a.run.kind}:${a.run.namespace ?? ""}/${a.run.ref}` : ""}`}
+                data-testid="policy-action-row"
+              >
+                <td>{a.run ? `${a.run.label} on ${a.hostname}` : a.hostname}</td>
                 <td>
                   {a.policyName} <span className="muted small">({a.mode.replace("_", " ")})</span>
                 </td>
                 <td>
                   {a.action === "resize"
                     ? `resize to ${a.resizeTo ?? "?"} (accepted recommendation)`
-                    : a.mode === "dry_run"
-                      ? `would ${a.action}`
-                      : a.action}
+                    : `${a.mode === "dry_run" ? "would " : ""}${a.action.replace("_", " ")}`}
                   {a.state !== "open" ? <span className="muted small"> · {a.state}</span> : null}
                 </td>
                 <td>

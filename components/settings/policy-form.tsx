@@ -5,10 +5,10 @@ import { useState } from "react";
 import { policyQueries } from "@/lib/queries/policies.ts";
 import { sendJson } from "@/lib/queries/settings-send.ts";
 import {
-  POLICY_ACTIONS,
   POLICY_EXECUTORS,
   POLICY_KINDS,
   POLICY_SCOPES,
+  POLICY_TARGETS,
   policyInputSchema,
   policySchema,
   type PolicyDto,
@@ -23,6 +23,13 @@ import {
   zodErrors,
   type Errors,
 } from "./form-bits.tsx";
+import {
+  ACTION_LABELS,
+  TARGET_LABELS,
+  actionFor,
+  actionsFor,
+  runHoursText,
+} from "./policy-run-fields.tsx";
 import { ScaleFields, scaleBody, scaleText } from "./policy-scale-fields.tsx";
 
 const EXECUTOR_LABELS: Record<(typeof POLICY_EXECUTORS)[number], string> = {
@@ -67,9 +74,10 @@ function Select<T extends string>(props: {
   labels?: Record<T, string>;
   onChange: (v: T) => void;
   testId: string;
+  error?: string | undefined;
 }) {
   return (
-    <Field label={props.label} error={undefined}>
+    <Field label={props.label} error={props.error}>
       <select
         value={props.value}
         onChange={(e) => props.onChange(e.target.value as T)}
@@ -106,7 +114,9 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
     executor: policy?.executor ?? "simulated",
     webhookUrl: "",
     optOutLabel: policy?.optOutLabel ?? "gpufleet.io/keep=true",
+    target: policy?.target ?? "host",
   });
+  const target = v.kind === "max_runtime" ? v.target : "host";
   const [scale, setScale] = useState(() => scaleText(policy));
   const [errors, setErrors] = useState<Errors>({});
   const set = (k: keyof typeof v, value: string) => setV((old) => ({ ...old, [k]: value }));
@@ -134,6 +144,7 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
       executor: v.executor,
       optOutLabel: v.optOutLabel,
       scale: v.kind === "scale" ? scaleBody(scale) : null,
+      target,
     };
     // the stored URL is never shown back (it may carry a token): leave it unchanged when blank
     if (v.webhookUrl.trim() !== "") raw.webhookUrl = v.webhookUrl.trim();
@@ -170,9 +181,26 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
         value={v.kind}
         options={POLICY_KINDS}
         labels={KIND_LABELS}
-        onChange={(x) => set("kind", x)}
+        onChange={(x) =>
+          setV((old) => ({
+            ...old,
+            kind: x,
+            action: actionFor(x === "max_runtime" ? old.target : "host", old.action),
+          }))
+        }
         testId="policy-kind"
       />
+      {v.kind === "max_runtime" ? (
+        <Select
+          label="Counts"
+          value={v.target}
+          options={POLICY_TARGETS}
+          labels={TARGET_LABELS}
+          onChange={(x) => setV((old) => ({ ...old, target: x, action: actionFor(x, old.action) }))}
+          error={errors.target}
+          testId="policy-target"
+        />
+      ) : null}
       {v.kind === "scale" ? (
         <ScaleFields
           value={scale}
@@ -183,20 +211,17 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
       {v.kind === "scale"
         ? null
         : v.kind === "max_runtime"
-          ? input(
-              "idleHours",
-              "Host running for (hours)",
-              "counted from its first answer after it last came up",
-            )
+          ? input("idleHours", ...runHoursText(target))
           : input("idleHours", "Every GPU idle for (hours)")}
       {v.kind === "scale" ? null : (
         <>
           <Select
             label="Then"
             value={v.action}
-            options={POLICY_ACTIONS}
-            labels={{ stop: "stop (keeps disks)", terminate: "terminate (deletes the instance)" }}
+            options={actionsFor(target)}
+            labels={ACTION_LABELS}
             onChange={(x) => set("action", x)}
+            error={errors.action}
             testId="policy-action"
           />
           {input("warnAt", "Warn at (% of those hours)", "e.g. 50, 90")}
@@ -222,6 +247,7 @@ export function PolicyForm({ policy, onDone }: { policy: PolicyDto | null; onDon
         options={POLICY_EXECUTORS}
         labels={EXECUTOR_LABELS}
         onChange={(x) => set("executor", x)}
+        error={errors.executor}
         testId="policy-executor"
       />
       <p className="muted small" data-testid="policy-executor-help">

@@ -8,6 +8,7 @@ import { Attributor } from "../holders/attribute.ts";
 import { mapProcReader } from "../holders/procfs.ts";
 import { UserNames, tableLookup } from "../holders/users.ts";
 import type { GpuReading, ProcessReading } from "../readings.ts";
+import { EndedRuns } from "../sim/ended-runs.ts";
 import { SIM_USERS, fillProcTree } from "../sim/holders.ts";
 import { hash } from "../sim/rand.ts";
 import { ALL_GPU_FIELD_NAMES, APP_FIELDS } from "../nvidia/fields.ts";
@@ -74,6 +75,8 @@ export class SimulatedSource implements Source {
   private lastMigAt = -Infinity;
   private ticking = false;
   private readonly attribution = new Map<number, SimAttribution>();
+  /** jobs and pods the simulated cloud ended (`POST /hosts/<i>/runs/end`, exporter/http.ts) */
+  readonly ended = new EndedRuns();
 
   constructor(
     private readonly fleet: SimFleet,
@@ -109,6 +112,7 @@ export class SimulatedSource implements Source {
     return timed(state, "simulated", log, async () => {
       const at = new Date(now);
       const samples = spec.gpus.map((g) => sampleGpu(this.fleet, spec, g, at));
+      this.ended.apply(spec, hash(this.fleet.seed, spec.id), samples);
       const profiling = new Map<string, SimProfiling>();
       spec.gpus.forEach((g, i) => {
         const p = samples[i]?.profiling;

@@ -78,6 +78,8 @@ export function liveEpisode(client: Db, hostId: string) {
   return client.policyEpisode.findFirst({
     where: {
       hostId,
+      // a job's or pod's run on the host is not the host's episode
+      holderKind: null,
       OR: [
         { state: { in: ["acting", "acted", "failed"] } },
         { state: "open", policy: { enabled: true, mode: "active" } },

@@ -57,6 +57,7 @@ export function toPolicyFacts(row: {
   scopeKind: string;
   scopeValue: string;
   optOutLabel: string;
+  target?: string;
 }): PolicyFacts {
   return { ...row, warnAt: parseWarnAt(row.warnAt) };
 }
@@ -151,8 +152,9 @@ export async function trackEpisodes(
 ): Promise<EvalResult> {
   const { db, now } = ctx;
   const res: EvalResult = { opened: 0, closed: 0, resumed: 0 };
+  // a job's or pod's maximum run time is tracked per run (./run-episodes.ts)
   const policies = (
-    await db.policy.findMany({ where: { enabled: true, kind: { not: "scale" } } })
+    await db.policy.findMany({ where: { enabled: true, kind: { not: "scale" }, target: "host" } })
   ).map(toPolicyFacts);
   const idleNow = policies.some((p) => p.kind === "idle_release")
     ? await idleOver(ctx, hosts, NOW_WINDOW_MS)
@@ -164,7 +166,10 @@ export async function trackEpisodes(
   const stopped = new Set(
     (
       await db.policyEpisode.findMany({
-        where: { OR: [{ state: "acted" }, { resizeTo: { not: null }, state: { not: "closed" } }] },
+        where: {
+          holderKind: null,
+          OR: [{ state: "acted" }, { resizeTo: { not: null }, state: { not: "closed" } }],
+        },
         select: { hostId: true },
       })
     ).map((e) => e.hostId),
@@ -175,7 +180,7 @@ export async function trackEpisodes(
         ? runtimeCondition(db, up, now)
         : idleCondition(ctx, hosts, p, idleNow, cache);
     const live = await db.policyEpisode.findMany({
-      where: { policyId: p.id, state: { not: "closed" } },
+      where: { policyId: p.id, state: { not: "closed" }, holderKind: null },
     });
     const byHost = new Map(live.map((e) => [e.hostId, e]));
     for (const e of live) {

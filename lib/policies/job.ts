@@ -8,11 +8,12 @@ import {
   type LifecycleOptions,
   type LifecycleResult,
 } from "./lifecycle.ts";
+import { trackRunEpisodes } from "./run-episodes.ts";
 import { runScalePolicies, type ScaleResult } from "./scale.ts";
 import { DEFAULT_WARN_DEPS } from "./warn.ts";
 
 // The policies' job, run by the leader after each collection tick: track idle episodes for every
-// enabled policy (dry run and active alike, so the dry-run list says what would happen and when),
+// enabled policy (dry run and active alike; a job's or pod's run in ./run-episodes.ts, so the dry-run list says what would happen and when),
 // then warn and act for the active ones; then the scale policies' signals (./scale.ts).
 
 export const DEFAULT_LIFECYCLE: Omit<LifecycleOptions, "executorFor"> = {
@@ -29,6 +30,10 @@ export async function runPolicyJob(
 ): Promise<EvalResult & LifecycleResult & ScaleResult> {
   const hosts = await loadEvalHosts(ctx.db, ctx.now);
   const tracked = await trackEpisodes(ctx, hosts);
+  // jobs' and pods' runs (maximum run time per job or pod)
+  const runs = await trackRunEpisodes(ctx, hosts);
+  tracked.opened += runs.opened;
+  tracked.closed += runs.closed;
   const o: LifecycleOptions = {
     ...DEFAULT_LIFECYCLE,
     executorFor: (p) => executorFor(ctx.db, p),

@@ -5,6 +5,8 @@ import { HOUR_MS } from "../core/time.ts";
 import type { Db } from "../db.ts";
 import { env } from "../env.ts";
 import { KEEP_HOURS } from "../zod/schemas/policy.ts";
+import { runLabel } from "./holder-runs.ts";
+import { episodeHolder } from "./run-episodes.ts";
 
 // "Keep for 4 h / 8 h / 24 h" links sent with a policy's warning. A link is `<nonce>.<mac>`: the
 // nonce names a stored PolicyKeepLink (episode, host, hours, expiry), the mac is HMAC-SHA256 with
@@ -72,7 +74,15 @@ export async function issueKeepLinks(
 }
 
 export type KeepResult =
-  { ok: true; hostname: string; keepUntil: Date; hours: number } | { ok: false; message: string };
+  | {
+      ok: true;
+      hostname: string;
+      /** the job or pod kept ("job 4242 (alice)"); null when the host itself is kept */
+      run: string | null;
+      keepUntil: Date;
+      hours: number;
+    }
+  | { ok: false; message: string };
 
 const INVALID: KeepResult = { ok: false, message: KEEP_LINK_INVALID };
 
@@ -117,10 +127,24 @@ export async function redeemKeepLink(
         actor: "keep-link",
         action: "policy.keep",
         target: host?.hostname ?? e.hostId,
-        detail: { episodeId: e.id, policyId: e.policyId, hours: row.hours, keepUntil: until },
+        detail: {
+          episodeId: e.id,
+          policyId: e.policyId,
+          hours: row.hours,
+          keepUntil: until,
+          ...(e.holder ? { run: episodeHolder(e) } : {}),
+        },
         ip,
       }),
     });
-    return { ok: true, hostname: host?.hostname ?? "the host", keepUntil: until, hours: row.hours };
+    const holder = episodeHolder(e);
+    const run = holder ? runLabel(holder) : null;
+    return {
+      ok: true,
+      hostname: host?.hostname ?? "the host",
+      run,
+      keepUntil: until,
+      hours: row.hours,
+    };
   });
 }

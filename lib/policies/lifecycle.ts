@@ -10,6 +10,7 @@ import { toPolicyFacts } from "./evaluate.ts";
 import { ExecutorError, type Executor, type PolicyAction } from "./executors/types.ts";
 import { actAt, warningsDue, type PolicyFacts } from "./policy-rules.ts";
 import { resizeOf, runEpisodeAction } from "./resize-episode.ts";
+import { runFacts, runTarget, type RunFacts } from "./run-target.ts";
 import { sendWarning, type WarnDeps } from "./warn.ts";
 
 // An active policy's episodes: warnings at their points (each claimed in the store before it is
@@ -20,6 +21,8 @@ import { sendWarning, type WarnDeps } from "./warn.ts";
 // "acting" with an expired claim: another takes it over (the providers' stop and terminate are
 // idempotent on a stopped instance). A failure retries with backoff; after maxAttempts the episode
 // is "failed" and a `policy_action_failed` alert fires (and resolves when the episode is closed).
+// A job's or pod's episode (maximum run time per run) warns its holder and ends the run through
+// the executor's endRun (the signed webhook, the simulated cloud); a cloud's instance API has none.
 
 export interface LifecycleOptions {
   executorFor: (policy: { executor: string; webhookUrl: string | null }) => Executor;
@@ -57,6 +60,7 @@ async function warnIfDue(
     {
       policy: p,
       host: h,
+      run: runFacts(e, h),
       episodeId: e.id,
       number: due,
       of: p.warnAt.length,
@@ -108,6 +112,7 @@ async function act(
     instanceId: h.instanceId,
     action,
   };
+  const run = e.holderKind ? runFacts(e, h) : null;
   const audit = (verb: string, detail: Record<string, unknown>) =>
     db.auditEvent.create({
       data: auditData({
@@ -120,12 +125,15 @@ async function act(
           action: resize ? "resize" : action,
           ...(resize ? { from: resize.from, to: resize.to } : {}),
           attempt,
+          ...(run ? { run: run.label } : {}),
           ...detail,
         },
       }),
     });
   try {
-    const r = await runEpisodeAction(o.executorFor(p), target, resize);
+    const r = e.holderKind
+      ? await endRun(o.executorFor(p), p, e, h, run)
+      : await runEpisodeAction(o.executorFor(p), target, resize);
     await db.policyEpisode.update({
       where: { id: e.id },
       data: {
@@ -134,7 +142,7 @@ async function act(
           ? { state: "closed", action: "resize", closedAt: now, openKey: null }
           : { state: "acted", action }),
         actedAt: now,
-        hourlyMicros: h.hourlyMicros,
+        hourlyMicros: run ? run.hourlyMicros : h.hourlyMicros,
         claimUntil: null,
         lastError: null,
       },
@@ -161,6 +169,20 @@ async function act(
     });
     return last ? ("failed" as const) : ("retrying" as const);
   }
+}
+
+/** Ends a job's or pod's run; an executor without endRun (a cloud's API) refuses for good. */
+function endRun(
+  exec: Executor,
+  p: PolicyFacts & { executor: string },
+  e: Episode,
+  h: EvalHost,
+  run: RunFacts | null,
+) {
+  if (!run) throw new ExecutorError("the episode names no job or pod", false);
+  if (!exec.endRun)
+    throw new ExecutorError(`the ${p.executor} executor cannot end a ${e.holderKind}`, false);
+  return exec.endRun(runTarget({ policyId: p.id, episodeId: e.id }, h, run));
 }
 
 /**
@@ -192,6 +214,7 @@ export async function reconcileFailures(db: Db, hosts: Map<string, EvalHost>, no
   });
   const conditions: Condition[] = failed.map((e) => {
     const h = hosts.get(e.hostId);
+    const what = (h && runFacts(e, h)?.label) ?? null;
     return {
       fingerprint: `${FAILED_RULE_ID}:${e.id}`,
       severity: "critical",
@@ -199,7 +222,7 @@ export async function reconcileFailures(db: Db, hosts: Map<string, EvalHost>, no
       gpuUuid: null,
       team: h?.team ?? null,
       project: h?.project ?? null,
-      summary: `Policy "${e.policy.name}" could not ${e.resizeTo ? `resize to ${e.resizeTo}` : e.policy.action} ${h?.hostname ?? e.hostId} after ${e.attempts} attempt${e.attempts === 1 ? "" : "s"}: ${e.lastError ?? "unknown error"}`,
+      summary: `Policy "${e.policy.name}" could not ${e.resizeTo ? `resize to ${e.resizeTo}` : e.policy.action} ${what ? `${what} on ` : ""}${h?.hostname ?? e.hostId} after ${e.attempts} attempt${e.attempts === 1 ? "" : "s"}: ${e.lastError ?? "unknown error"}`,
       details: {
         policyId: e.policyId,
         episodeId: e.id,

@@ -5,10 +5,12 @@ import type { PlannedActionDto } from "../zod/schemas/policy.ts";
 import { loadEvalHosts, toPolicyFacts } from "./evaluate.ts";
 import { actAt } from "./policy-rules.ts";
 import { resizeOf } from "./resize-episode.ts";
+import { runDto, runFacts } from "./run-target.ts";
 
 // What the policies would do (dry run) or are doing (active): one row per live episode, with the
 // host, the action, when, and what it saves per month (the host's price × 730 h). A maximum-run-
-// time policy lists every host in scope that is running, longest-running first.
+// time policy lists every host in scope that is running, longest-running first; one counting jobs
+// or pods lists each run, priced at its share of the host (its GPUs × the per-GPU price).
 
 const HOURS_PER_MONTH = 730n;
 
@@ -30,11 +32,13 @@ export async function listPlannedActions(
     if (!h || !inTeamScope(scope, h.team)) continue;
     const p = toPolicyFacts(e.policy);
     const resize = resizeOf(e, h);
+    const run = e.holderKind ? runFacts(e, h) : null;
+    const hourly = run ? run.hourlyMicros : h.hourlyMicros;
     const monthly = resize
       ? resize.monthlySavingMicros
-      : h.hourlyMicros === null
+      : hourly === null
         ? null
-        : h.hourlyMicros * HOURS_PER_MONTH;
+        : hourly * HOURS_PER_MONTH;
     actions.push({
       policyId: p.id,
       policyName: p.name,
@@ -42,6 +46,7 @@ export async function listPlannedActions(
       mode: p.mode as PlannedActionDto["mode"],
       hostId: h.id,
       hostname: h.hostname,
+      run: run ? runDto(run) : null,
       action: resize ? "resize" : (p.action as PlannedActionDto["action"]),
       resizeTo: resize?.to ?? null,
       idleSince: e.idleSince.toISOString(),
@@ -49,7 +54,7 @@ export async function listPlannedActions(
       state: e.state,
       warningsSent: e.warnings,
       keepUntil: e.keepUntil?.toISOString() ?? null,
-      hourlyMicros: h.hourlyMicros?.toString() ?? null,
+      hourlyMicros: hourly?.toString() ?? null,
       monthlySavingMicros: monthly?.toString() ?? null,
     });
   }

@@ -17,6 +17,8 @@ export interface PolicyFacts {
   scopeKind: string;
   scopeValue: string;
   optOutLabel: string;
+  /** max_runtime: host (default) | job | pod */
+  target?: string;
 }
 
 export interface HostScopeFacts {

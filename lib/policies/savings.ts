@@ -28,6 +28,8 @@ export async function policySavings(
   const episodes = await client.policyEpisode.findMany({
     where: {
       ...(hostId ? { hostId } : {}),
+      // a cancelled job or deleted pod leaves its host running: no stopped hours to count
+      holderKind: null,
       actedAt: { not: null, lt: to },
       // a resize is no stop: the host kept running (lib/policies/resize-episode.ts)
       resizeTo: null,

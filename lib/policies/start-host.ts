@@ -19,7 +19,7 @@ export async function startStoppedHost(
   const host = await client.host.findUnique({ where: { id: hostId } });
   if (!host || !inTeamScope(scope, host.team)) throw new NotFoundError(`host ${hostId}`);
   const episode = await client.policyEpisode.findFirst({
-    where: { hostId, state: "acted", policy: { executor: "simulated" } },
+    where: { hostId, holderKind: null, state: "acted", policy: { executor: "simulated" } },
     orderBy: { actedAt: "desc" },
   });
   if (!episode)
@@ -51,7 +51,7 @@ export async function startableOnSimulatedCloud(
   client: Db = defaultDb,
 ): Promise<boolean> {
   const last = await client.policyEpisode.findFirst({
-    where: { hostId, actedAt: { not: null } },
+    where: { hostId, holderKind: null, actedAt: { not: null } },
     orderBy: { actedAt: "desc" },
     select: { state: true, resumedAt: true, policy: { select: { executor: true } } },
   });

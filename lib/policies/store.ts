@@ -44,6 +44,7 @@ export function toPolicyDto(r: Row): PolicyDto {
     optOutLabel: r.optOutLabel,
     enabled: r.enabled,
     scale: parseScale(r.scale),
+    target: r.target as PolicyDto["target"],
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
@@ -64,6 +65,7 @@ function toData(p: PolicyInput) {
     optOutLabel: p.optOutLabel,
     enabled: p.enabled,
     scale: p.scale ? JSON.stringify(p.scale) : null,
+    target: p.target,
   };
 }
 
@@ -136,11 +138,17 @@ export async function updatePolicy(
         where: { id },
         data: { ...toData(next), mode: nextMode },
       });
-      // another kind counts another clock: its live episodes end (a stopped host's stays, for
-      // its savings, until it answers again)
-      if (next.kind !== row.kind)
+      // another kind (or target) counts another clock: its live episodes end (a stopped host's
+      // stays, for its savings, until it answers again)
+      if (next.kind !== row.kind || next.target !== row.target)
         await tx.policyEpisode.updateMany({
           where: { policyId: id, state: { in: ["open", "failed"] } },
+          data: { state: "closed", closedAt: new Date(), openKey: null },
+        });
+      // a job's or pod's run it ended (acted) has nothing left to count either
+      if (next.target !== row.target)
+        await tx.policyEpisode.updateMany({
+          where: { policyId: id, state: "acted", holderKind: { not: null } },
           data: { state: "closed", closedAt: new Date(), openKey: null },
         });
       await tx.auditEvent.create({

@@ -11,6 +11,7 @@ import type { EvalHost } from "./evaluate.ts";
 import { issueKeepLinks } from "./keep-link.ts";
 import type { PolicyFacts } from "./policy-rules.ts";
 import type { ResizeFacts } from "./resize-episode.ts";
+import { runDto, type RunFacts } from "./run-target.ts";
 
 // A policy's warning: to the host's owner and holders through the notification channels that
 // route the host (by team, project, host; a channel limited to some alert kinds does not get
@@ -46,9 +47,16 @@ export async function lookupHostHolders(db: Db, host: EvalHost): Promise<Recipie
   return [...names].map((name) => ({ role: "holder", name }));
 }
 
-export async function warnRecipients(db: Db, host: EvalHost): Promise<Recipient[]> {
+export async function warnRecipients(
+  db: Db,
+  host: EvalHost,
+  run: RunFacts | null = null,
+): Promise<Recipient[]> {
   const owner: Recipient[] = host.owner ? [{ role: "owner", name: host.owner }] : [];
-  const holders = await lookupHostHolders(db, host);
+  // a job's or pod's run warns whoever runs it (its user, else the holder's name), not the others
+  const holders: Recipient[] = run
+    ? [{ role: "holder", name: run.holder.user ?? describeHolder(run.holder) }]
+    : await lookupHostHolders(db, host);
   return [...owner, ...holders.filter((h) => h.name !== host.owner)];
 }
 
@@ -67,6 +75,8 @@ export const DEFAULT_WARN_DEPS: WarnDeps = {
 export interface Warning {
   policy: PolicyFacts;
   host: EvalHost;
+  /** a job's or pod's run (maximum run time per job or pod); absent for the host itself */
+  run?: RunFacts | null;
   episodeId: string;
   number: number;
   of: number;
@@ -88,8 +98,26 @@ function what(w: Warning): string {
   return `It will be ${w.policy.action === "terminate" ? "terminated" : "stopped"} at`;
 }
 
+const RUN_VERB: Record<string, string> = { cancel_job: "cancelled", delete_pod: "deleted" };
+
+function runMessage(w: Warning, run: RunFacts, names: string, keep: string) {
+  const hours = Math.floor((w.now.getTime() - run.since.getTime()) / 3_600_000);
+  const cost =
+    run.hourlyMicros === null
+      ? ""
+      : ` Its ${Math.round(run.gpus * 100) / 100} GPU(s) cost ${formatMoney(run.hourlyMicros)}/h.`;
+  return (
+    `${run.label} on ${w.host.hostname}: running ${hours} h, longer than policy ` +
+    `"${w.policy.name}" allows (${w.policy.idleHours} h). It will be ` +
+    `${RUN_VERB[w.policy.action] ?? "ended"} at ${w.actAt.toISOString()} ` +
+    `(warning ${w.number} of ${w.of}; for ${names}).${cost}\n${keep}`
+  );
+}
+
 function message(w: Warning, who: Recipient[], links: { hours: number; url: string }[]) {
   const names = who.map((r) => `${r.name} (${r.role})`).join(", ") || "no owner label";
+  if (w.run)
+    return runMessage(w, w.run, names, links.map((l) => `keep ${l.hours} h: ${l.url}`).join("\n"));
   const saving =
     w.host.hourlyMicros === null ? "" : ` It costs ${formatMoney(w.host.hourlyMicros)}/h.`;
   const keep = links.map((l) => `keep ${l.hours} h: ${l.url}`).join("\n");
@@ -108,7 +136,7 @@ function message(w: Warning, who: Recipient[], links: { hours: number; url: stri
 export async function sendWarning(db: Db, w: Warning, deps: WarnDeps): Promise<number> {
   const tokens = await issueKeepLinks(db, { id: w.episodeId, hostId: w.host.id }, w.linkExpiresAt);
   const links = tokens.map((t) => ({ hours: t.hours, url: `${deps.publicUrl}/keep/${t.token}` }));
-  const who = await warnRecipients(db, w.host);
+  const who = await warnRecipients(db, w.host, w.run ?? null);
   const text = message(w, who, links);
   const routable = {
     kind: WARNING_KIND,
@@ -150,6 +178,7 @@ export async function sendWarning(db: Db, w: Warning, deps: WarnDeps): Promise<n
                 }
               : {}),
             host: { id: w.host.id, hostname: w.host.hostname, team: w.host.team },
+            ...(w.run ? { run: runDto(w.run) } : {}),
             recipients: who,
             warning: { number: w.number, of: w.of },
             actAt: w.actAt.toISOString(),
@@ -172,6 +201,7 @@ export async function sendWarning(db: Db, w: Warning, deps: WarnDeps): Promise<n
         episodeId: w.episodeId,
         warning: w.number,
         of: w.of,
+        ...(w.run ? { run: w.run.label } : {}),
         actAt: w.actAt.toISOString(),
         recipients: who,
         channels: outcomes,

@@ -45,9 +45,40 @@ export interface ResizeTarget extends Omit<ActionTarget, "action"> {
   toInstanceType: string;
 }
 
+/**
+ * A maximum-run-time policy's end of one Slurm job's or Kubernetes pod's run (target job | pod).
+ * A cloud's instance API cannot do this: only the webhook and the simulated cloud have `endRun`.
+ */
+export interface RunTarget {
+  policyId: string;
+  episodeId: string;
+  action: "cancel_job" | "delete_pod";
+  hostId: string;
+  hostname: string;
+  provider: string;
+  region: string;
+  zone: string | null;
+  instanceId: string | null;
+  /** when the run began (its first minute seen holding a GPU) */
+  runningSince: string;
+  /** GPUs it held when last seen */
+  gpus: number;
+  /** cancel_job: the Slurm job; cluster from the host's `slurm_cluster` label where it has one */
+  job: { id: string; user: string | null; account: string | null; cluster: string | null } | null;
+  /** delete_pod: the pod; uid null where only namespace/name is known, and the reverse */
+  pod: {
+    namespace: string | null;
+    name: string | null;
+    uid: string | null;
+    user: string | null;
+  } | null;
+}
+
 export interface Executor {
   readonly name: string;
   run(target: ActionTarget): Promise<ExecutorResult>;
+  /** end a job's or pod's run; absent where the executor cannot (a cloud's instance API) */
+  endRun?(target: RunTarget): Promise<ExecutorResult>;
   /** scale a pool to a desired size; absent where the executor cannot scale */
   scale?(target: ScaleTarget): Promise<ExecutorResult>;
   /**

@@ -12,6 +12,7 @@ import {
   type ActionTarget,
   type Executor,
   type ResizeTarget,
+  type RunTarget,
   type ScaleTarget,
 } from "./types.ts";
 
@@ -96,6 +97,9 @@ export function webhookExecutor(o: WebhookOptions): Executor {
     // the receiver gets fromInstanceType and toInstanceType with the host's facts
     resize: (t: ResizeTarget) =>
       signedPost(o, { type: "gpufleet.policy.resize", ...t }, `${t.episodeId}:resize`),
+    // a job's or pod's run: `gpufleet.policy.cancel_job` / `gpufleet.policy.delete_pod` (README)
+    endRun: (t: RunTarget) =>
+      signedPost(o, { type: `gpufleet.policy.${t.action}`, ...t }, `${t.episodeId}:${t.action}`),
     scale: (t: ScaleTarget) =>
       signedPost(o, { type: "gpufleet.policy.scale", ...t }, `${t.signalId}:scale`),
   };

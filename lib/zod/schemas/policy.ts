@@ -10,7 +10,14 @@ import { isoTimeSchema, microsSchema, requiredText } from "./common.ts";
 export const POLICY_KINDS = ["idle_release", "max_runtime", "scale"] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 export const POLICY_MODES = ["dry_run", "active"] as const;
-export const POLICY_ACTIONS = ["stop", "terminate"] as const;
+export const POLICY_ACTIONS = ["stop", "terminate", "cancel_job", "delete_pod"] as const;
+/** What a maximum-run-time policy counts: a host's run, a Slurm job's or a Kubernetes pod's. */
+export const POLICY_TARGETS = ["host", "job", "pod"] as const;
+export type PolicyTarget = (typeof POLICY_TARGETS)[number];
+/** The action that ends a job's or a pod's run (a host's is stop or terminate). */
+export const TARGET_ACTION = { job: "cancel_job", pod: "delete_pod" } as const;
+/** The executors that can end a job or a pod: a cloud's instance API cannot. */
+export const RUN_EXECUTORS: readonly PolicyExecutor[] = ["simulated", "webhook"];
 export const POLICY_SCOPES = ["fleet", "team", "project", "label"] as const;
 export const POLICY_EXECUTORS = [
   "simulated",
@@ -108,6 +115,8 @@ const base = {
   optOutLabel: labelMatchSchema,
   enabled: z.boolean(),
   scale: scaleSettingsSchema.nullable(),
+  /** max_runtime: host (default), job (Slurm) or pod (Kubernetes) */
+  target: z.enum(POLICY_TARGETS),
 };
 
 const fields = {
@@ -124,6 +133,7 @@ const fields = {
   optOutLabel: base.optOutLabel.default("gpufleet.io/keep=true"),
   enabled: base.enabled.default(true),
   scale: base.scale.default(null),
+  target: base.target.default("host"),
 };
 
 type Checked = {
@@ -133,9 +143,32 @@ type Checked = {
   scopeValue: string;
   executor: PolicyExecutor;
   webhookUrl: string | null;
+  target: PolicyTarget;
+  action: (typeof POLICY_ACTIONS)[number];
 };
 
+function checkTarget(p: Checked, ctx: z.RefinementCtx) {
+  const issue = (path: string, message: string) =>
+    ctx.addIssue({ code: "custom", path: [path], message });
+  if (p.target === "host") {
+    if (p.action !== "stop" && p.action !== "terminate")
+      issue("action", "a host is stopped or terminated");
+    return;
+  }
+  if (p.kind !== "max_runtime")
+    issue("target", "only a maximum-run-time policy counts a job's or a pod's run");
+  const want = TARGET_ACTION[p.target];
+  if (p.action !== want) issue("action", `a ${p.target}'s run ends with ${want}`);
+  if (!RUN_EXECUTORS.includes(p.executor))
+    issue(
+      "executor",
+      `a cloud's instance API (${p.executor}) cannot end a ${p.target === "job" ? "Slurm job" : "pod"}: ` +
+        "choose the signed webhook (a scancel or kubectl wrapper) or, in the demo, the simulated cloud",
+    );
+}
+
 function checkPolicy(p: Checked, ctx: z.RefinementCtx) {
+  checkTarget(p, ctx);
   if (p.scopeKind === "fleet" && p.scopeValue !== "")
     ctx.addIssue({ code: "custom", path: ["scopeValue"], message: "a fleet policy has no value" });
   if (p.scopeKind !== "fleet" && p.scopeValue === "")
@@ -198,6 +231,9 @@ export const policySchema = z.object({
     })
     .nullable()
     .describe("kind scale only"),
+  target: z
+    .enum(POLICY_TARGETS)
+    .describe("max_runtime: a host's run, a Slurm job's (job) or a Kubernetes pod's (pod)"),
   createdAt: isoTimeSchema,
   updatedAt: isoTimeSchema,
 });
@@ -211,6 +247,19 @@ export const plannedActionSchema = z.object({
   mode: z.enum(POLICY_MODES),
   hostId: z.string(),
   hostname: z.string(),
+  run: z
+    .object({
+      kind: z.enum(["job", "pod"]),
+      ref: z.string().describe("the Slurm job id, or the pod's uid (else namespace/name)"),
+      name: z.string().nullable().describe("the pod's name where known"),
+      namespace: z.string().nullable(),
+      user: z.string().nullable(),
+      account: z.string().nullable(),
+      gpus: z.number().describe("GPUs it held when last seen"),
+      label: z.string().describe('"job 4242 (alice)", "pod ml/trainer-0"'),
+    })
+    .nullable()
+    .describe("a job's or pod's run (max_runtime target job | pod); null for a host"),
   action: z
     .enum([...POLICY_ACTIONS, "resize"])
     .describe("resize: a right-size accepted from a recommendation (resizeTo)"),
@@ -223,7 +272,11 @@ export const plannedActionSchema = z.object({
   state: z.string().describe("open | acting | acted | failed"),
   warningsSent: z.number().int(),
   keepUntil: isoTimeSchema.nullable(),
-  hourlyMicros: microsSchema.nullable().describe("the host's price per hour; null when unpriced"),
+  hourlyMicros: microsSchema
+    .nullable()
+    .describe(
+      "the host's price per hour (a run's: its GPUs × the per-GPU price); null when unpriced",
+    ),
   monthlySavingMicros: microsSchema
     .nullable()
     .describe("what stopping (or resizing) it saves over 730 hours; null when unpriced"),
@@ -279,6 +332,10 @@ export const keepInputSchema = z.strictObject({
 });
 export const keepResultSchema = z.object({
   hostname: z.string(),
+  run: z
+    .string()
+    .nullable()
+    .describe('the job or pod kept on the host ("job 4242 (alice)"); null: the host itself'),
   hours: z.number().int(),
   keepUntil: isoTimeSchema,
 });

@@ -26,5 +26,10 @@ export const POST = handlePublic(async (req: Request) => {
   const { token } = await readJsonBody(req, keepInputSchema, MAX_BODY);
   const r = await redeemKeepLinkNow(token, ip);
   if (!r.ok) return apiError(404, "not_found", r.message);
-  return json({ hostname: r.hostname, hours: r.hours, keepUntil: r.keepUntil.toISOString() });
+  return json({
+    hostname: r.hostname,
+    run: r.run,
+    hours: r.hours,
+    keepUntil: r.keepUntil.toISOString(),
+  });
 });
