@@ -188,7 +188,7 @@ export function summaryRows(results: StoreResult[]): Array<Array<string | number
 
 export function storeLines(r: StoreResult): string[] {
   return [
-    `### ${r.store}: ${r.label}`,
+    `### ${r.label}`,
     "",
     `With no clients the app used ${f1(r.idleCpuShare * 100)} % of a core over one 15 s ` +
       "collection interval (the collector scraping 24 hosts, writing their minutes, and its jobs).",

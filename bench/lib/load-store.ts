@@ -32,7 +32,12 @@ export function postgresMissing(): string | null {
 export async function startStore(kind: StoreKind, dir: string): Promise<Store> {
   if (kind === "sqlite") {
     const url = `file:${join(dir, `load-${Date.now()}.db`)}`;
-    return { kind, url, label: "SQLite (WAL, one connection)", stop: () => {} };
+    return {
+      kind,
+      url,
+      label: "SQLite (a file in the temp folder; the app holds one connection)",
+      stop: () => {},
+    };
   }
   const bin = pgBinDir(process.env, probe);
   if (!bin) throw new Error(postgresMissing() ?? "no PostgreSQL");
