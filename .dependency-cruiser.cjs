@@ -10,7 +10,10 @@
 const LAYERS = [
   ["core", ["^lib/core/", "^exporter/contract\\.ts$"]],
   ["config", ["^lib/(env|db-url)\\.ts$", "^lib/config/", "^lib/format/"]],
-  ["platform", ["^lib/(db|app-metrics)\\.ts$", "^lib/generated/", "^lib/net/", "^lib/server/"]],
+  [
+    "platform",
+    ["^lib/(db|db-sqlite|app-metrics)\\.ts$", "^lib/generated/", "^lib/net/", "^lib/server/"],
+  ],
   ["data", ["^lib/metrics/", "^lib/ingest/", "^lib/tick/"]],
   ["domain", ["^lib/(auth|zod|settings|pricing)/"]],
   [

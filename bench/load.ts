@@ -1,8 +1,10 @@
-// `npm run bench:load [-- --clients=200 --seconds=60 | --quick]`: the production app on 127.0.0.1
-// with the simulated demo fleet (its collector running), users of every role created through the
-// admin API, then N concurrent clients on a seeded mix of reads, writes (acknowledge, snooze,
-// budget create / update) and sign-ins. Afterwards the store is checked against every successful
-// write answer (lost writes), and the section is printed and kept in bench/README.md.
+// `npm run bench:load [-- --clients=200 --seconds=60 --stores=sqlite,postgres | --quick]`: for each
+// store (SQLite, then a throwaway PostgreSQL), the production app on 127.0.0.1 with the simulated
+// fleet (its collector running) and users of every role created through the admin API; N
+// concurrent clients on the fleet API alone (the read-only baseline), then N on a seeded mix of
+// reads, writes (acknowledge, snooze, budget create / update) and sign-ins. Afterwards the store is
+// checked against every successful write answer (lost writes); the goals (issue 27) and figures
+// are printed and kept in bench/README.md. `--profile=DIR` writes the app's CPU profiles there.
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,13 +16,25 @@ import {
   runClient,
   sessionCookie,
   type BenchUser,
-  type Call,
+  type Load,
   type Role,
   type Shared,
 } from "./lib/load-clients.ts";
-import { stop } from "./lib/procs.ts";
+import {
+  checkStore,
+  endpointRows,
+  figures,
+  goals,
+  storeLines,
+  summaryRows,
+  verdict,
+  type Phase,
+  type StoreResult,
+} from "./lib/load-report.ts";
+import { postgresMissing, startStore, type StoreKind } from "./lib/load-store.ts";
+import { groupCpuSeconds, stop } from "./lib/procs.ts";
 import { startSim, type Sim } from "./lib/sim.ts";
-import { f0, percentile, table } from "./lib/stats.ts";
+import { f0, table } from "./lib/stats.ts";
 
 export const SECTION = "## Load: concurrent clients";
 const { values } = parseArgs({
@@ -29,6 +43,10 @@ const { values } = parseArgs({
     seconds: { type: "string" },
     quick: { type: "boolean", default: false },
     out: { type: "string", default: "bench/README.md" },
+    /** which stores, in order (default both) */
+    stores: { type: "string", default: "sqlite,postgres" },
+    /** a folder for the app's CPU profiles (node --cpu-prof), one subfolder per store */
+    profile: { type: "string" },
   },
 });
 
@@ -43,9 +61,17 @@ function positive(name: string, v: string | undefined, fallback: number): number
 }
 const clients = positive("clients", values.clients, values.quick ? 50 : 200);
 const seconds = positive("seconds", values.seconds, values.quick ? 15 : 60);
+const isStore = (k: string): k is StoreKind => k === "sqlite" || k === "postgres";
+const asked = values.stores.split(",").map((k) => k.trim());
+if (!asked.every(isStore)) {
+  console.error(`bench:load: --stores=${values.stores}: each must be sqlite or postgres`);
+  process.exit(2);
+}
+const stores = asked.filter(isStore);
 const ROLES: Role[] = ["operator", "operator", "finance", "viewer", "operator", "finance", "admin"];
 const USERS = 21;
 const ALERTS = 300;
+const IDLE_S = 15;
 const PASSWORD = "bench-load-password";
 
 async function post(app: App, path: string, body: unknown, ip: string): Promise<Response> {
@@ -104,96 +130,115 @@ async function seedAlerts(dbUrl: string): Promise<string[]> {
   return ids;
 }
 
-const micros = (amount: string) => {
-  const [whole = "0", frac = ""] = amount.split(".");
-  return BigInt(whole) * 1_000_000n + BigInt((frac + "000000").slice(0, 6));
-};
-
-async function checkStore(dbUrl: string, s: Shared) {
-  const db = createDb(dbUrl);
-  const w = s.written;
-  const acked = await db.alert.count({
-    where: { id: { in: [...w.acknowledged] }, state: "acknowledged" },
-  });
-  // the event's note is "snoozed until <time>: <the request's note>"
-  const notes = await db.alertEvent.findMany({
-    where: { note: { startsWith: "snoozed until" } },
-    select: { note: true },
-  });
-  const told = new Set(notes.map((n) => n.note?.split(": ").pop()));
-  const snoozes = w.snoozeNotes.filter((t) => told.has(t)).length;
-  const created = await db.budget.count({ where: { name: { in: w.budgetsCreated } } });
-  const rows = await db.budget.findMany({ where: { id: { in: [...w.budgetAmounts.keys()] } } });
-  const current = rows.filter(
-    (b) => b.amountMicros === micros(w.budgetAmounts.get(b.id) ?? "0"),
-  ).length;
-  await db.$disconnect();
-  return [
-    ["alerts acknowledged", w.acknowledged.size, acked],
-    ["snoozes (one event each)", w.snoozeNotes.length, snoozes],
-    ["budgets created", w.budgetsCreated.length, created],
-    ["budgets at their last updated amount", w.budgetAmounts.size, current],
-  ] as const;
+/** `clients` clients doing `load` for `seconds`; what they were answered. */
+async function phase(
+  app: App,
+  users: BenchUser[],
+  alertIds: string[],
+  load: Load,
+): Promise<{ phase: Phase; shared: Shared }> {
+  const shared: Shared = {
+    url: app.url,
+    alertIds,
+    deadline: Date.now() + seconds * 1000,
+    calls: [],
+    written: {
+      acknowledged: new Set(),
+      snoozeNotes: [],
+      budgetsCreated: [],
+      budgetAmounts: new Map(),
+    },
+  };
+  console.error(`bench:load: ${clients} clients, ${load}, for ${seconds} s…`);
+  const before = loadavg()[0] ?? Number.NaN;
+  const cpu0 = groupCpuSeconds(app.proc.pid);
+  await Promise.all(
+    Array.from({ length: clients }, (_, i) =>
+      runClient(i, users[i % users.length] as BenchUser, shared, load),
+    ),
+  );
+  const after = loadavg()[0] ?? Number.NaN;
+  const appCpuS = groupCpuSeconds(app.proc.pid) - cpu0;
+  return { phase: { calls: shared.calls, seconds, load: [before, after], appCpuS }, shared };
 }
 
-function report(
-  calls: Call[],
-  checks: Awaited<ReturnType<typeof checkStore>>,
-  setupS: number,
-  load: number,
-) {
-  const byEndpoint = new Map<string, Call[]>();
-  for (const c of calls) byEndpoint.set(c.endpoint, [...(byEndpoint.get(c.endpoint) ?? []), c]);
-  const statuses = (cs: Call[]) => {
-    const n = new Map<number, number>();
-    for (const c of cs) n.set(c.status, (n.get(c.status) ?? 0) + 1);
-    return [...n]
-      .sort(([a], [b]) => a - b)
-      .map(([st, k]) => `${st === 0 ? "no answer" : st}: ${k}`)
-      .join(", ");
-  };
-  const rows = [...byEndpoint]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([e, cs]) => {
-      const ms = cs.map((c) => c.ms);
-      return [
-        e,
-        cs.length,
-        f0(percentile(ms, 50)),
-        f0(percentile(ms, 95)),
-        f0(percentile(ms, 99)),
-        statuses(cs),
-      ];
+/** The app on a fresh store of `kind`: the read-only phase, then the mixed one, then the check. */
+async function runStore(kind: StoreKind, dir: string, sim: Sim): Promise<StoreResult> {
+  const t0 = Date.now();
+  const store = await startStore(kind, dir);
+  let app: App | undefined;
+  try {
+    app = await startApp(dir, {
+      mode: "embedded",
+      targetsFile: sim.targetsFile,
+      dbUrl: store.url,
+      env: { GPUFLEET_TRUSTED_PROXIES: "127.0.0.1" },
+      nodeArgs: values.profile
+        ? ["--cpu-prof", `--cpu-prof-dir=${join(values.profile, kind)}`]
+        : [],
     });
-  const all = calls.map((c) => c.ms);
-  const fivexx = calls.filter((c) => c.status >= 500).length;
-  const none = calls.filter((c) => c.status === 0).length;
-  const lost = checks.reduce((n, [, said, stored]) => n + Math.max(0, said - stored), 0);
-  return {
-    fivexx,
-    lost,
-    lines: [
-      `Written by \`npm run bench:load${values.quick ? " -- --quick" : ""}\` on ` +
-        `${new Date().toISOString().slice(0, 16)}Z: ${clients} concurrent clients for ${seconds} s ` +
-        `(${USERS} users: operators, finance, viewers, admins; each client its own address), the ` +
-        `app on 127.0.0.1 with a 24-host simulated fleet and its collector running; setup ${f0(setupS)} s. ` +
-        `The load generator shares the ${cpus().length} cores with the app; the 1-minute load ` +
-        `average was ${load.toFixed(1)} when the clients started (other work on the machine).`,
-      "",
-      `**${calls.length} requests, ${f0(calls.length / seconds)}/s; p50 ${f0(percentile(all, 50))} ms, ` +
-        `p95 ${f0(percentile(all, 95))} ms, p99 ${f0(percentile(all, 99))} ms; 5xx: ${fivexx}; ` +
-        `no answer: ${none}; lost writes: ${lost}.**`,
-      "",
-      ...table(["endpoint", "requests", "p50 ms", "p95 ms", "p99 ms", "statuses"], rows),
-      "",
-      "Writes: what the answers said succeeded, and what the store holds afterwards.",
-      "",
-      ...table(
-        ["write", "answered 2xx", "in the store"],
-        checks.map(([k, a, b]) => [k, a, b]),
-      ),
-    ],
-  };
+    const alertIds = await seedAlerts(app.dbUrl);
+    const users = await makeUsers(app);
+    console.error(`bench:load: ${kind} ready in ${f0((Date.now() - t0) / 1000)} s`);
+    // the collector and its jobs alone, over one collection interval (15 s): what competes
+    // with the requests in the same process whatever the load
+    const idle0 = groupCpuSeconds(app.proc.pid);
+    await new Promise((r) => setTimeout(r, IDLE_S * 1000));
+    const idleCpuShare = (groupCpuSeconds(app.proc.pid) - idle0) / IDLE_S;
+    const readOnly = await phase(app, users, alertIds, "read-only");
+    const mixed = await phase(app, users, alertIds, "mixed");
+    const checks = await checkStore(app.dbUrl, mixed.shared);
+    if (mixed.phase.calls.some((c) => c.status >= 500))
+      console.error(`bench:load: ${kind}: 5xx answers; app log tail:\n${app.proc.tail()}`);
+    return {
+      store: kind === "sqlite" ? "SQLite" : "PostgreSQL",
+      label: store.label,
+      readOnly: figures(readOnly.phase),
+      mixed: figures(mixed.phase),
+      endpoints: endpointRows(mixed.phase.calls),
+      checks,
+      idleCpuShare,
+      clients,
+    };
+  } finally {
+    await stop(app?.proc);
+    store.stop();
+  }
+}
+
+function report(results: StoreResult[], skipped: string[]): string[] {
+  return [
+    `Written by \`npm run bench:load${values.quick ? " -- --quick" : ""}\` on ` +
+      `${new Date().toISOString().slice(0, 16)}Z: for each store, the app on 127.0.0.1 with a ` +
+      `24-host simulated fleet (192 GPUs) and its collector running, ${USERS} users (operators, ` +
+      `finance, viewers, admins), then ${clients} concurrent clients (each its own address) for ` +
+      `${seconds} s on the fleet API only (read-only), then ${seconds} s of the mixed load: ` +
+      "reads of the fleet, instances, costs, alerts and budgets; acknowledgements, snoozes, " +
+      "budget creates and updates, sign-ins. The load generator shares the " +
+      `${cpus().length} cores with the app and the store; the 1-minute load average (other ` +
+      "work on the machine included) is given for each phase, start → end.",
+    ...skipped.map((s) => `\n${s}`),
+    "",
+    "| goal | measured | met |",
+    "|---|---:|:---:|",
+    ...results.flatMap(goals).map((g) => `| ${g.goal} | ${g.figure} | ${verdict(g)} |`),
+    "",
+    ...table(
+      [
+        "store",
+        "load",
+        "requests",
+        "req/s",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "5xx",
+        "no answer",
+      ].concat(["app CPU ms/request", "load average"]),
+      summaryRows(results),
+    ),
+    ...results.flatMap((r) => ["", ...storeLines(r)]),
+  ];
 }
 
 async function keepSection(file: string, lines: string[]) {
@@ -209,48 +254,25 @@ async function keepSection(file: string, lines: string[]) {
 
 const dir = mkdtempSync(join(tmpdir(), "gpufleet-bench-load-"));
 let sim: Sim | undefined;
-let app: App | undefined;
 try {
   ensureBuilt();
-  const t0 = Date.now();
   sim = await startSim(24, 8, dir);
-  app = await startApp(dir, {
-    mode: "embedded",
-    targetsFile: sim.targetsFile,
-    env: { GPUFLEET_TRUSTED_PROXIES: "127.0.0.1" },
-  });
-  const alertIds = await seedAlerts(app.dbUrl);
-  const users = await makeUsers(app);
-  const shared: Shared = {
-    url: app.url,
-    alertIds,
-    deadline: 0,
-    calls: [],
-    written: {
-      acknowledged: new Set(),
-      snoozeNotes: [],
-      budgetsCreated: [],
-      budgetAmounts: new Map(),
-    },
-  };
-  const setupS = (Date.now() - t0) / 1000;
-  console.error(`bench:load: ${clients} clients for ${seconds} s…`);
-  const load = loadavg()[0] ?? Number.NaN;
-  shared.deadline = Date.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, (_, i) =>
-      runClient(i, users[i % users.length] as BenchUser, shared),
-    ),
-  );
-  const checks = await checkStore(app.dbUrl, shared);
-  const r = report(shared.calls, checks, setupS, load);
-  console.log([SECTION, "", ...r.lines].join("\n"));
-  await keepSection(values.out, r.lines);
+  const results: StoreResult[] = [];
+  const skipped: string[] = [];
+  for (const kind of stores) {
+    const missing = kind === "postgres" ? postgresMissing() : null;
+    if (missing) {
+      skipped.push(`PostgreSQL not run: ${missing}.`);
+      console.error(`bench:load: PostgreSQL not run: ${missing}`);
+      continue;
+    }
+    results.push(await runStore(kind, dir, sim));
+  }
+  const lines = report(results, skipped);
+  console.log([SECTION, "", ...lines].join("\n"));
+  await keepSection(values.out, lines);
   console.error(`bench:load: wrote ${values.out}`);
-  if (r.fivexx > 0)
-    console.error(`bench:load: ${r.fivexx} answers were 5xx; app log tail:\n${app.proc.tail()}`);
 } finally {
-  await stop(app?.proc);
   await stop(sim?.proc);
 }
 process.exit(0);

@@ -39,6 +39,7 @@ const KEPT = [
   "## Exporter (",
   "## Price-list import",
   "## Load: concurrent clients",
+  "## Load: what limited writes",
   "## Prometheus at 100,000 GPUs",
 ];
 function keptSections(file: string): string[] {

@@ -1,8 +1,8 @@
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { PrismaClient as PgPrismaClient } from "./generated/prisma-pg/client.ts";
 import { isPostgresUrl } from "./db-url.ts";
+import { sqliteAdapter } from "./db-sqlite.ts";
 import { env } from "./env.ts";
 
 // One client per process, kept on globalThis so Next's module reloads do not open new ones.
@@ -17,7 +17,8 @@ export function createDb(url: string = env.DATABASE_URL): PrismaClient {
       adapter: new PrismaPg({ connectionString: url }),
     }) as unknown as PrismaClient;
   }
-  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+  // WAL and synchronous=NORMAL: see db-sqlite.ts (a commit no longer fsyncs on the event loop)
+  return new PrismaClient({ adapter: sqliteAdapter(url) });
 }
 
 export const db: PrismaClient = globalForDb.gpufleetDb ?? createDb();

@@ -77,9 +77,13 @@ export async function startApp(
     intervalS?: number;
     /** more variables for the app (e.g. GPUFLEET_TRUSTED_PROXIES for many client addresses) */
     env?: Record<string, string>;
+    /** node flags for the app's process (e.g. --cpu-prof to see where its time goes) */
+    nodeArgs?: string[];
+    /** the store (migrated here); a new SQLite file in `dir` when omitted */
+    dbUrl?: string;
   },
 ): Promise<App> {
-  const dbUrl = `file:${join(dir, `app-${opts.mode}-${Date.now()}.db`)}`;
+  const dbUrl = opts.dbUrl ?? `file:${join(dir, `app-${opts.mode}-${Date.now()}.db`)}`;
   await migrate(dbUrl, { quiet: true });
   createBenchAdmin(dbUrl);
   const port = await freePort();
@@ -96,7 +100,16 @@ export async function startApp(
   const proc = start(
     `app (${opts.mode})`,
     process.execPath,
-    ["--import", "tsx", "scripts/serve.ts", "-H", "127.0.0.1", "-p", String(port)],
+    [
+      ...(opts.nodeArgs ?? []),
+      "--import",
+      "tsx",
+      "scripts/serve.ts",
+      "-H",
+      "127.0.0.1",
+      "-p",
+      String(port),
+    ],
     env,
   );
   const url = `http://127.0.0.1:${port}`;

@@ -113,8 +113,16 @@ export function sessionCookie(res: Response): string | null {
   return c === "" ? null : c;
 }
 
+/** What the clients do: the mix above, or only the fleet API (the read-only baseline). */
+export type Load = "mixed" | "read-only";
+
 /** One client: its own address (X-Forwarded-For, believed from 127.0.0.1) and user. */
-export async function runClient(index: number, user: BenchUser, s: Shared): Promise<void> {
+export async function runClient(
+  index: number,
+  user: BenchUser,
+  s: Shared,
+  load: Load = "mixed",
+): Promise<void> {
   const r = rng(index + 1);
   const ip = `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
   let cookie = user.cookie;
@@ -147,7 +155,7 @@ export async function runClient(index: number, user: BenchUser, s: Shared): Prom
   };
   const alertId = () => s.alertIds[Math.floor(r() * s.alertIds.length)] ?? "";
   while (Date.now() < s.deadline) {
-    const op = pick(r, MIX[user.role]);
+    const op = load === "read-only" ? "fleet" : pick(r, MIX[user.role]);
     const tag = `bench-${index}-${seq++}`;
     switch (op) {
       case "fleet":

@@ -91,6 +91,30 @@ describe.skipIf(!bin)("a throwaway PostgreSQL cluster", () => {
     await expect(again.connect()).rejects.toThrow(/ECONNREFUSED/);
   }, 60_000);
 
+  it("runs without fsync for tests, and with it when asked to be durable (benchmarks)", async () => {
+    const settings = async (server: ThrowawayPg) => {
+      try {
+        const c = new pg.Client({ connectionString: await server.start() });
+        await c.connect();
+        const r = await c.query<{ name: string; setting: string }>(
+          "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit') ORDER BY name",
+        );
+        await c.end();
+        return r.rows.map((x) => `${x.name}=${x.setting}`);
+      } finally {
+        server.stop();
+      }
+    };
+    expect(await settings(new ThrowawayPg(bin?.dir ?? ""))).toEqual([
+      "fsync=off",
+      "synchronous_commit=off",
+    ]);
+    expect(await settings(new ThrowawayPg(bin?.dir ?? "", { durable: true }))).toEqual([
+      "fsync=on",
+      "synchronous_commit=on",
+    ]);
+  }, 60_000);
+
   it("says initdb failed, and stop() still removes its directory", async () => {
     const server = new ThrowawayPg("/nonexistent/bin");
     await expect(server.start()).rejects.toThrow(/^initdb failed: .*ENOENT/);

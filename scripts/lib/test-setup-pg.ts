@@ -96,7 +96,11 @@ export class ThrowawayPg {
   port = 0;
   private child: ChildProcess | undefined;
 
-  constructor(private readonly binDir: string) {}
+  constructor(
+    private readonly binDir: string,
+    /** durable: fsync and synchronous commits on, as a production server has them (benchmarks) */
+    private readonly opts: { durable?: boolean } = {},
+  ) {}
 
   /** Starts the cluster; returns the URL for GPUFLEET_TEST_PG_URL. */
   async start(): Promise<string> {
@@ -159,8 +163,12 @@ export class ThrowawayPg {
       "-c",
       "listen_addresses=127.0.0.1",
     ]
-      // a throwaway cluster needs no durability
-      .concat(["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]);
+      // a throwaway cluster for tests needs no durability
+      .concat(
+        this.opts.durable
+          ? []
+          : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+      );
     const postgres = join(this.binDir, "postgres");
     // --pdeathsig: the server shuts down even when npm test is killed outright (SIGKILL)
     const [cmd, argv] = existsSync(SETPRIV)
