@@ -21,6 +21,8 @@ import type { TickContext } from "../tick/context.ts";
 
 const STATE = "ledger.lastHour";
 const DAYS_STATE = "ledger.usageDaysBuilt";
+/** A host-hour's write (rows, holders, its day's roll-up) is small, but may wait for the lock. */
+const HOST_HOUR_TX = { timeout: 60_000, maxWait: 60_000 };
 const SAMPLE_INTERVAL_S = 60;
 
 export function floorHour(t: number): number {
@@ -92,7 +94,7 @@ export async function writeLedgerHour(
         });
         await tx.usageHourHolder.createMany({ data: holderRowsOf(hostHour, hostId) });
         await refreshUsageDays(tx, { from: hourStart, to: hourEnd, hostId });
-      });
+      }, HOST_HOUR_TX);
       written++;
     } catch (e) {
       // A unique violation means another writer got there first: the hour stays written once.

@@ -131,6 +131,9 @@ async function computeDay(store: DayStore, day: Date, hostId?: string): Promise<
   return [...rows.values()];
 }
 
+/** A day of a large fleet's ledger (10,000 GPUs: 240,000 GPU-hours) takes seconds to roll up. */
+export const DAY_TX_TIMEOUT_MS = 5 * 60_000;
+
 /** Rows per createMany: PostgreSQL takes at most 65,535 parameters a statement (19 per row). */
 const WRITE_ROWS = 2_000;
 
@@ -173,8 +176,9 @@ export async function rebuildUsageDays(db: Db): Promise<number> {
   // one day a transaction: a long backfill never holds SQLite's writer lock for long
   for (let t = dayOf(first).getTime(); t <= last.getTime(); t += DAY_MS) {
     const from = new Date(t);
-    written += await db.$transaction((tx) =>
-      refreshUsageDays(tx, { from, to: new Date(t + DAY_MS) }),
+    written += await db.$transaction(
+      (tx) => refreshUsageDays(tx, { from, to: new Date(t + DAY_MS) }),
+      { timeout: DAY_TX_TIMEOUT_MS, maxWait: DAY_TX_TIMEOUT_MS },
     );
   }
   return written;
