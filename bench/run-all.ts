@@ -40,6 +40,7 @@ const KEPT = [
   "## Price-list import",
   "## Load: concurrent clients",
   "## Prometheus at 100,000 GPUs",
+  "## A year of ledger",
 ];
 function keptSections(file: string): string[] {
   if (!existsSync(file)) return [];
