@@ -41,6 +41,7 @@ const KEPT = [
   "## Load: concurrent clients",
   "## Load: what limited writes",
   "## Prometheus at 100,000 GPUs",
+  "## A year of ledger",
 ];
 function keptSections(file: string): string[] {
   if (!existsSync(file)) return [];

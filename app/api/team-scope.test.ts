@@ -109,6 +109,9 @@ async function seed(): Promise<void> {
       },
     });
   }
+  // the rows went in past the ledger's writer: roll them up as it would
+  const { rebuildUsageDays } = await import("@/lib/ledger/usage-days.ts");
+  await rebuildUsageDays(db);
   const rule = await db.alertRule.create({ data: { name: "Idle", kind: "idle", enabled: false } });
   const alert = async (key: string, hostId: string | null, team: string | null) =>
     (

@@ -23,6 +23,7 @@ import { addMonths, monthOf } from "../core/months.ts";
 import { demoBillRows } from "./billing.ts";
 import { seedDemoTrial, seedDemoWork } from "./work.ts";
 import { seedDemoSpotHistory } from "./spot-history.ts";
+import { rebuildUsageDays } from "../ledger/usage-days.ts";
 
 // Seeds the demo on an empty store: the simulated fleet's hosts and GPUs, 60 days of ledger
 // history and 7 days of chart minutes, computed from the same simulator the live exporter serves.
@@ -203,6 +204,8 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<boolean> {
   for (const h of fleet.hosts) {
     await backfillDemoHost(db, opts.databaseUrl, fleet, h, ids.get(h.id) ?? "", prices, w);
   }
+  // the backfill bulk-loads the ledger past lib/ledger's writer: roll its days up as it would
+  await rebuildUsageDays(db);
   await db.jobState.upsert({
     where: { name: "ledger.lastHour" },
     create: { name: "ledger.lastHour", value: new Date(w.lastClosed).toISOString() },

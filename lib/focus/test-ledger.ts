@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db.ts";
+import { rebuildUsageDays } from "@/lib/ledger/usage-days.ts";
 
 // A small ledger for the FOCUS export's tests: on-demand, spot and reserved hosts on two teams,
 // one with an instance_id label and one without, an on-premises reserved host the catalogue has
@@ -185,5 +186,6 @@ export async function seedFocusLedger(db: Db): Promise<Record<HostSeed["key"], s
       hour("unpriced", h("2026-11-01T00"), { cost: 0n, priced: false }),
     ],
   });
+  await rebuildUsageDays(db); // the rows went in past the ledger's writer
   return ids;
 }

@@ -3,6 +3,7 @@ import { HOUR_MS } from "../core/time.ts";
 import { computeHostHour, ledgerWindow, toUsageHourData } from "./ledger-math.ts";
 import type { LedgerRow } from "./ledger-types.ts";
 import { holderShares, type HolderShare } from "./holder-split.ts";
+import { rebuildUsageDays, refreshUsageDays } from "./usage-days.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Db } from "../db.ts";
 import { loadPriceRows } from "../pricing/catalogue-db.ts";
@@ -19,6 +20,9 @@ import type { TickContext } from "../tick/context.ts";
 // (fault/prometheus-refill.fault.test.ts).
 
 const STATE = "ledger.lastHour";
+const DAYS_STATE = "ledger.usageDaysBuilt";
+/** A host-hour's write (rows, holders, its day's roll-up) is small, but may wait for the lock. */
+const HOST_HOUR_TX = { timeout: 60_000, maxWait: 60_000 };
 const SAMPLE_INTERVAL_S = 60;
 
 export function floorHour(t: number): number {
@@ -77,17 +81,20 @@ export async function writeLedgerHour(
       })
     ).map((r) => r.hostId),
   );
+  const hourEnd = new Date(hourStart.getTime() + HOUR_MS);
   let written = 0;
   for (const [hostId, hostHour] of rows) {
     if (existing.has(hostId)) continue;
     try {
-      // one transaction: an hour's holders are never written without its rows, nor twice
-      await db.$transaction([
-        db.usageHour.createMany({
+      // one transaction: an hour's holders and its day's roll-up are never written without its
+      // rows, nor twice
+      await db.$transaction(async (tx) => {
+        await tx.usageHour.createMany({
           data: hostHour.rows.map((r) => toUsageHourData(r, hostId, source)),
-        }),
-        db.usageHourHolder.createMany({ data: holderRowsOf(hostHour, hostId) }),
-      ]);
+        });
+        await tx.usageHourHolder.createMany({ data: holderRowsOf(hostHour, hostId) });
+        await refreshUsageDays(tx, { from: hourStart, to: hourEnd, hostId });
+      }, HOST_HOUR_TX);
       written++;
     } catch (e) {
       // A unique violation means another writer got there first: the hour stays written once.
@@ -130,8 +137,23 @@ async function firstHourWithData(ctx: TickContext): Promise<number | null> {
   return first ? floorHour(first.getTime()) : null;
 }
 
+/**
+ * A ledger written before the day roll-up existed (issue 27) is rolled up once, on the job's first
+ * pass after the upgrade; the mark makes later passes a single read.
+ */
+async function ensureUsageDays(db: Db): Promise<void> {
+  if (await db.jobState.findUnique({ where: { name: DAYS_STATE } })) return;
+  const rows = await rebuildUsageDays(db);
+  await db.jobState.upsert({
+    where: { name: DAYS_STATE },
+    create: { name: DAYS_STATE, value: String(rows) },
+    update: { value: String(rows) },
+  });
+}
+
 /** The collector job: catches up at most `maxHours` closed hours per tick. */
 export async function runLedgerJob(ctx: TickContext, maxHours = 6): Promise<void> {
+  await ensureUsageDays(ctx.db);
   const state = await ctx.db.jobState.findUnique({ where: { name: STATE } });
   const next = state ? Date.parse(state.value) + HOUR_MS : await firstHourWithData(ctx);
   if (next === null || Number.isNaN(next)) return;

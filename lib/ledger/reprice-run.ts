@@ -3,7 +3,9 @@ import { randomUUID } from "node:crypto";
 import { ConflictError } from "../core/errors.ts";
 import { auditData, type AuditInput } from "../auth/audit.ts";
 import type { Db } from "../db.ts";
+import { monthBounds } from "../core/months.ts";
 import { chunks, ID_CHUNK, type RowChange } from "./reprice-store.ts";
+import { refreshUsageDays } from "./usage-days.ts";
 
 // A re-pricing run writes a month's new ledger values so that the month moves from its old total
 // to its new one at once or not at all, whatever dies part-way (issue 23; docs/architecture.md,
@@ -126,6 +128,9 @@ export async function swapIn(db: Db, runId: string, audit: AuditInput): Promise<
         WHERE s."runId" = ${runId} AND h."hostId" = u."hostId"
           AND h."hourStart" = u."hourStart" AND h."gpuKey" = u."gpuKey"`;
       await tx.repriceStage.deleteMany({ where: { runId } });
+      // the month's day roll-up follows the swapped costs in the same transaction (issue 27)
+      const run = await tx.repriceRun.findUniqueOrThrow({ where: { id: runId } });
+      await refreshUsageDays(tx, monthBounds(run.month));
       await tx.auditEvent.create({ data: auditData(audit) });
     },
     { timeout: SWAP_TIMEOUT_MS, maxWait: SWAP_TIMEOUT_MS },

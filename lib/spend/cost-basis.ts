@@ -14,19 +14,14 @@ export interface CostBasis {
   actualMicros: bigint;
 }
 
-export async function costBasis(client: Db, where: Prisma.UsageHourWhereInput): Promise<CostBasis> {
-  const hosts = { ...where, gpuKey: "host" };
-  const [hours, actual] = await Promise.all([
-    client.usageHour.count({ where: hosts }),
-    client.usageHour.aggregate({
-      where: { ...hosts, actualSource: { not: null } },
-      _count: { _all: true },
-      _sum: { costMicros: true },
-    }),
-  ]);
+export async function costBasis(client: Db, where: Prisma.UsageDayWhereInput): Promise<CostBasis> {
+  const sums = await client.usageDay.aggregate({
+    where,
+    _sum: { hostHours: true, actualHours: true, actualCostMicros: true },
+  });
   return {
-    hours,
-    actualHours: actual._count._all,
-    actualMicros: actual._sum.costMicros ?? 0n,
+    hours: sums._sum.hostHours ?? 0,
+    actualHours: sums._sum.actualHours ?? 0,
+    actualMicros: sums._sum.actualCostMicros ?? 0n,
   };
 }

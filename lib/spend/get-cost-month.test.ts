@@ -6,6 +6,7 @@ import { costsCsv } from "./csv.ts";
 import { makeTestDb } from "@/lib/testing/test-db.ts";
 import { getCostMonth } from "./get-cost-month.ts";
 import { getMonthSpend } from "./get-month-spend.ts";
+import { rebuildUsageDays } from "@/lib/ledger/usage-days.ts";
 
 let db: Db;
 
@@ -58,6 +59,7 @@ beforeAll(async () => {
   }
   await hour(b.id, new Date(start), { cost: 0n, priced: false });
   await hour(a.id, new Date(Date.UTC(2026, 9, 31, 23)), { cost: 7n }); // October
+  await rebuildUsageDays(db); // the rows went in past the ledger's writer
 });
 
 afterAll(async () => {
@@ -152,6 +154,7 @@ describe("displayed money adds up (a seeded September with half-cent rows)", () 
         });
       }
     }
+    await rebuildUsageDays(db);
   });
 
   it("rounds every breakdown and the instance table to the totals rounded once", async () => {

@@ -14,7 +14,7 @@ import { getScopeBudget } from "./get-fleet-budget.ts";
 import { getCostTrend } from "./get-cost-trend.ts";
 import { monthBounds } from "../core/months.ts";
 import { priceNotes } from "./price-notes.ts";
-import { ledgerScopeWhere } from "./scope-where.ts";
+import { dayScopeWhere } from "./scope-where.ts";
 
 /**
  * One month of the usage ledger: totals, breakdowns, instances, budget, forecast and trend. A
@@ -25,10 +25,11 @@ export async function getCostMonth(
   { client = defaultDb, now = new Date(), scope }: { client?: Db; now?: Date; scope: TeamScope },
 ): Promise<CostMonth> {
   const { from, to } = monthBounds(month);
-  const inMonth = { hourStart: { gte: from, lt: to }, ...ledgerScopeWhere(scope) };
+  // the day roll-up (UsageDay, lib/ledger/usage-days.ts): ~30 rows a host, not its GPU-hours
+  const inMonth = { day: { gte: from, lt: to }, ...dayScopeWhere(scope) };
   const prices = loadPriceRows(client);
   const [groups, gpuRows, budget, trend, unpricedNow, priceRows, basis] = await Promise.all([
-    client.usageHour.groupBy({
+    client.usageDay.groupBy({
       by: [
         "hostId",
         "provider",
@@ -40,16 +41,15 @@ export async function getCostMonth(
         "priced",
         "currency",
       ],
-      where: { ...inMonth, gpuKey: "host" },
+      where: { ...inMonth, hostHours: { gt: 0 } },
       _sum: { costMicros: true, idleCostMicros: true, upSeconds: true },
-      _min: { hourStart: true },
-      _max: { hourStart: true },
+      _min: { firstHour: true },
+      _max: { lastHour: true },
     }),
-    // GPU-hours count whole GPUs; MIG slices (uuid "<gpu>:gi<n>") would count a GPU twice.
-    client.usageHour.groupBy({
+    client.usageDay.groupBy({
       by: ["hostId"],
-      where: { ...inMonth, gpuKey: { not: "host" }, NOT: { gpuKey: { contains: ":gi" } } },
-      _sum: { upSeconds: true },
+      where: { ...inMonth, gpuSeconds: { gt: 0 } },
+      _sum: { gpuSeconds: true },
     }),
     getScopeBudget(scope, client),
     getCostTrend(month, { client, scope }),
@@ -67,13 +67,13 @@ export async function getCostMonth(
   const hostname = new Map(hosts.map((h) => [h.id, h.hostname]));
   const notes = priceNotes(
     groups.flatMap((g) =>
-      g.priced && g._min.hourStart && g._max.hourStart
+      g.priced && g._min.firstHour && g._max.lastHour
         ? [
             {
               ...g,
               hostname: hostname.get(g.hostId) ?? g.hostId,
-              first: g._min.hourStart,
-              last: g._max.hourStart,
+              first: g._min.firstHour,
+              last: g._max.lastHour,
             },
           ]
         : [],
@@ -99,7 +99,7 @@ export async function getCostMonth(
     month,
     ledger,
     new Map(hosts.map((h) => [h.id, h.hostname])),
-    new Map(gpuRows.map((r) => [r.hostId, r._sum.upSeconds ?? 0])),
+    new Map(gpuRows.map((r) => [r.hostId, r._sum.gpuSeconds ?? 0])),
   );
   const errors = reconciliationErrors(
     costs.totalMicros,
@@ -109,8 +109,8 @@ export async function getCostMonth(
   );
   if (errors.length > 0) throw new Error(`cost breakdowns do not reconcile: ${errors.join("; ")}`);
 
-  const firsts = groups.flatMap((g) => (g._min.hourStart ? [g._min.hourStart.getTime()] : []));
-  const lasts = groups.flatMap((g) => (g._max.hourStart ? [g._max.hourStart.getTime()] : []));
+  const firsts = groups.flatMap((g) => (g._min.firstHour ? [g._min.firstHour.getTime()] : []));
+  const lasts = groups.flatMap((g) => (g._max.lastHour ? [g._max.lastHour.getTime()] : []));
   const dataFrom = firsts.length ? new Date(Math.min(...firsts)) : null;
   const dataTo = lasts.length ? new Date(Math.max(...lasts) + HOUR_MS) : null;
   const currency = groups.find((g) => g.priced)?.currency ?? budget?.currency ?? "USD";

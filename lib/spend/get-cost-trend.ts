@@ -3,7 +3,7 @@ import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { roundToUnit } from "../core/money.ts";
 import { monthBounds, monthsEnding } from "../core/months.ts";
-import { ledgerScopeWhere } from "./scope-where.ts";
+import { dayScopeWhere } from "./scope-where.ts";
 
 export interface TrendPoint {
   month: string;
@@ -14,7 +14,7 @@ export interface TrendPoint {
   displayIdleMicros: string;
 }
 
-/** Priced spend and idle spend of the `months` months ending with `month`, oldest first. */
+/** Priced spend and idle spend (from the day roll-up, UsageDay) of the `months` months ending with `month`, oldest first. */
 export async function getCostTrend(
   month: string,
   { client = defaultDb, months = 6, scope }: { client?: Db; months?: number; scope: TeamScope },
@@ -22,13 +22,8 @@ export async function getCostTrend(
   return Promise.all(
     monthsEnding(month, months).map(async (m) => {
       const { from, to } = monthBounds(m);
-      const agg = await client.usageHour.aggregate({
-        where: {
-          gpuKey: "host",
-          priced: true,
-          hourStart: { gte: from, lt: to },
-          ...ledgerScopeWhere(scope),
-        },
+      const agg = await client.usageDay.aggregate({
+        where: { priced: true, day: { gte: from, lt: to }, ...dayScopeWhere(scope) },
         _sum: { costMicros: true, idleCostMicros: true },
       });
       const total = agg._sum.costMicros ?? 0n;

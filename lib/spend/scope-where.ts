@@ -5,3 +5,8 @@ import type { Prisma } from "@/lib/generated/prisma/client.ts";
 export function ledgerScopeWhere(scope: TeamScope): Prisma.UsageHourWhereInput {
   return scope === null ? {} : { host: { team: { in: [...scope] } } };
 }
+
+/** Day roll-up rows (UsageDay) of the hosts within `scope`, as ledgerScopeWhere. */
+export function dayScopeWhere(scope: TeamScope): Prisma.UsageDayWhereInput {
+  return scope === null ? {} : { host: { team: { in: [...scope] } } };
+}
