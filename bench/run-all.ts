@@ -1,6 +1,11 @@
-// `npm run bench [-- --quick]`: every gpufleet benchmark in turn (first-load JS, collector CPU,
-// fleet API + page + load, the fleet at 100,000 synthetic GPUs), printed as markdown and written to bench/README.md. Loopback only,
-// every child killed on exit; nothing is asserted. `--quick` runs each for a fraction of the time.
+// `npm run bench [-- --quick] [-- --only=a,b]`: every gpufleet benchmark in turn (first-load JS,
+// collector CPU, fleet API + page + load, the fleet at 100,000 synthetic GPUs, then writes under
+// load on SQLite and PostgreSQL and a year of ledger on PostgreSQL), printed as markdown and
+// written to bench/README.md. Loopback only, every child killed on exit; nothing is asserted.
+// `--quick` runs each for a fraction of the time. The last two are their own scripts
+// (`bench:load`, `bench:ledger-year`: each prints its goals and writes its section, kept below);
+// the exporter's goals are `npm run bench:exporter`'s.
+import { spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -19,7 +24,9 @@ const { values } = parseArgs({
   },
 });
 const quick = values.quick;
-const only = new Set((values.only ?? "first-load,collector,fleet,synthetic").split(","));
+const only = new Set(
+  (values.only ?? "first-load,collector,fleet,synthetic,load,ledger-year").split(","),
+);
 const started = new Date();
 const sections: Section[] = [];
 
@@ -31,6 +38,17 @@ if (only.has("fleet"))
 if (only.has("synthetic"))
   sections.push(await synthetic.runSyntheticBench(quick ? synthetic.QUICK : synthetic.FULL));
 
+/** A bench that is its own script: it prints its goals and writes its own README section. */
+function runScript(script: string, args: string[]): void {
+  const r = spawnSync("npm", ["run", "-s", script, "--", ...args], { stdio: "inherit" });
+  if (r.status !== 0) console.error(`bench: ${script} exited with ${r.status ?? r.signal}`);
+}
+if (only.has("load"))
+  runScript("bench:load", [`--out=${values.out}`, ...(quick ? ["--quick"] : [])]);
+// 10,000 GPUs × 60 days (about 16 million ledger rows, ~5 GB): the longest part of the run
+if (only.has("ledger-year"))
+  runScript("bench:ledger-year", quick ? ["--gpus=1000", "--days=31", "--runs=2"] : []);
+
 /**
  * Sections other benches write into the same file (their own npm scripts, not run here): kept as
  * they are, so `npm run bench` does not erase their figures.
@@ -38,6 +56,7 @@ if (only.has("synthetic"))
 const KEPT = [
   "## Exporter (",
   "## Price-list import",
+  "## Billing import",
   "## Load: concurrent clients",
   "## Load: what limited writes",
   "## Prometheus at 100,000 GPUs",
