@@ -156,7 +156,8 @@ export function RecommendationCard({ r }: { r: RecommendationDto }) {
           </span>
         ) : null}
       </div>
-      {r.kind === "idle_release" || r.kind === "right_size" ? (
+      {/* a consolidate card (no smaller type: proposed is null) has nothing to resize to */}
+      {r.kind === "idle_release" || (r.kind === "right_size" && r.evidence.proposed) ? (
         <div className="wide">
           <ReleasePanel r={r} mode={r.kind === "right_size" ? "resize" : "release"} />
         </div>

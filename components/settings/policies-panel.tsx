@@ -9,6 +9,7 @@ import { sendJson } from "@/lib/queries/settings-send.ts";
 import { policySchema, type PlannedActionDto, type PolicyDto } from "@/lib/zod/schemas/policy.ts";
 import { TableWrap } from "../table-wrap.tsx";
 import { PolicyForm } from "./policy-form.tsx";
+import { policyRuleText } from "./policy-rule-text.ts";
 import { ScaleSignals } from "./scale-signals.tsx";
 
 // Policies that act (issue 25: idle release, maximum run time, scale): admins add them (always in
@@ -67,14 +68,7 @@ export function PoliciesPanel({ canWrite }: { canWrite: boolean }) {
                 <tr key={p.id} data-testid="policy-row" data-name={p.name} data-mode={p.mode}>
                   <td>{p.name}</td>
                   <td>{p.scopeKind === "fleet" ? "fleet" : `${p.scopeKind} ${p.scopeValue}`}</td>
-                  <td>
-                    {p.kind === "max_runtime"
-                      ? `${p.target === "host" ? "" : `each ${p.target} `}running`
-                      : "idle"}{" "}
-                    {p.idleHours} h → {p.action.replace("_", " ")}; warn at{" "}
-                    {p.warnAt.map((f) => `${Math.round(f * 100)} %`).join(", ")}; grace{" "}
-                    {p.graceMinutes} min
-                  </td>
+                  <td>{policyRuleText(p)}</td>
                   <td>{p.executor}</td>
                   <td>
                     <span className={`badge ${p.mode === "active" ? "warning" : ""}`}>
