@@ -172,7 +172,8 @@ async function runStore(kind: StoreKind, dir: string, sim: Sim): Promise<StoreRe
       mode: "embedded",
       targetsFile: sim.targetsFile,
       dbUrl: store.url,
-      env: { GPUFLEET_TRUSTED_PROXIES: "127.0.0.1" },
+      // the SQLite store in WAL mode (lib/db-sqlite.ts), which the figures in bench/README.md measure
+      env: { GPUFLEET_TRUSTED_PROXIES: "127.0.0.1", GPUFLEET_SQLITE_WAL: "1" },
       nodeArgs: values.profile
         ? ["--cpu-prof", `--cpu-prof-dir=${join(values.profile, kind)}`]
         : [],

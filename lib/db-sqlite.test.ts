@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createDb, type Db } from "./db.ts";
 import { makeTestDb } from "./testing/test-db.ts";
 
-// The SQLite store is opened in WAL mode with synchronous=NORMAL (lib/db-sqlite.ts), on every
-// connection the app makes, before its first query.
+// With GPUFLEET_SQLITE_WAL=1 the SQLite store is opened in WAL mode with synchronous=NORMAL
+// (lib/db-sqlite.ts), on every connection the app makes, before its first query.
 
 const open: Db[] = [];
 afterEach(async () => {
@@ -17,7 +17,8 @@ async function pragma(d: Db, name: string): Promise<string> {
 
 describe("SQLite connections", () => {
   it("use write-ahead logging, synchronous=NORMAL and a busy timeout from the first query", async () => {
-    const { db } = makeTestDb("sqlite");
+    const { url } = makeTestDb("sqlite");
+    const db = createDb(url, { sqliteWal: true });
     open.push(db);
     expect(await pragma(db, "journal_mode")).toBe("wal");
     expect(await pragma(db, "synchronous")).toBe("1"); // NORMAL
@@ -25,8 +26,9 @@ describe("SQLite connections", () => {
   });
 
   it("a second connection sees what the first committed, and writes beside it", async () => {
-    const { db, url } = makeTestDb("sqlite");
-    const other = createDb(url);
+    const { url } = makeTestDb("sqlite");
+    const db = createDb(url, { sqliteWal: true });
+    const other = createDb(url, { sqliteWal: true });
     open.push(db, other);
     await db.appSetting.create({ data: { key: "wal.a", value: "1" } });
     expect(await other.appSetting.findUnique({ where: { key: "wal.a" } })).toMatchObject({

@@ -19,6 +19,8 @@ const schema = z
     /** PEM file of the CA that signed an https Prometheus's certificate. */
     PROMETHEUS_CA_FILE: z.string().optional(),
     GPUFLEET_DEMO: z.enum(["0", "1"]).default("1"),
+    /** SQLite in write-ahead-log mode (lib/db-sqlite.ts); off by default, see bench/README.md "Load". */
+    GPUFLEET_SQLITE_WAL: z.enum(["0", "1"]).default("0"),
     /** `npm start` only: the simulated demo fleet's exporter port and host count. */
     GPUFLEET_EXPORTER_PORT: z.coerce.number().int().min(1).max(65535).default(9445),
     GPUFLEET_DEMO_HOSTS: z.coerce.number().int().min(0).max(100_000).default(24),
