@@ -5,6 +5,7 @@
 // idle (no processes, 0 % busy, its memory freed, idle power). A simulated job restarting with a
 // new epoch gets a new id and runs again. At most MAX_ENDED runs are remembered per host.
 
+import { z } from "zod";
 import { parseCgroupFile } from "../holders/cgroup.ts";
 import { gpuModel } from "./gpu-models.ts";
 import { simHostKind, simProcFiles } from "./holders.ts";
@@ -18,6 +19,14 @@ export interface EndedRun {
 
 const MAX_ENDED = 256;
 
+const endedRunSchema = z.strictObject({
+  kind: z.enum(["job", "pod"], { error: 'kind is "job" or "pod"' }),
+  ref: z
+    .string({ error: "ref is the job id or the pod uid" })
+    .min(1, { error: "ref is the job id or the pod uid" })
+    .max(253, { error: "ref is the job id or the pod uid" }),
+});
+
 /** Reads `{"kind":"job"|"pod","ref":"..."}`; a string naming the problem otherwise. */
 export function parseEndedRun(body: string): EndedRun | string {
   let v: unknown;
@@ -26,11 +35,8 @@ export function parseEndedRun(body: string): EndedRun | string {
   } catch {
     return 'the body is JSON {"kind":"job"|"pod","ref":"<job id or pod uid>"}';
   }
-  const o = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
-  if (o.kind !== "job" && o.kind !== "pod") return 'kind is "job" or "pod"';
-  if (typeof o.ref !== "string" || o.ref === "" || o.ref.length > 253)
-    return "ref is the job id or the pod uid";
-  return { kind: o.kind, ref: o.ref };
+  const r = endedRunSchema.safeParse(v);
+  return r.success ? r.data : (r.error.issues[0]?.message ?? "not a run");
 }
 
 export class EndedRuns {

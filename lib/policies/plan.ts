@@ -6,13 +6,15 @@ import { loadEvalHosts, toPolicyFacts } from "./evaluate.ts";
 import { actAt } from "./policy-rules.ts";
 import { resizeOf } from "./resize-episode.ts";
 import { runDto, runFacts } from "./run-target.ts";
+import { HOURS_PER_MONTH as MONTH_HOURS } from "../zod/schemas/recommendation.ts";
 
 // What the policies would do (dry run) or are doing (active): one row per live episode, with the
 // host, the action, when, and what it saves per month (the host's price × 730 h). A maximum-run-
 // time policy lists every host in scope that is running, longest-running first; one counting jobs
 // or pods lists each run, priced at its share of the host (its GPUs × the per-GPU price).
 
-const HOURS_PER_MONTH = 730n;
+// the recommendations' month (730 h: 8,760 h a year ÷ 12)
+const HOURS_PER_MONTH = BigInt(MONTH_HOURS);
 
 export async function listPlannedActions(
   scope: TeamScope,

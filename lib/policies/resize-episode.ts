@@ -4,12 +4,14 @@ import {
   type Executor,
   type ExecutorResult,
 } from "./executors/types.ts";
+import { HOURS_PER_MONTH as MONTH_HOURS } from "../zod/schemas/recommendation.ts";
 
 // A right-size episode (accepted from a recommendation, ./accept-resize.ts): an idle-release
 // policy's episode carrying resizeTo, which its lifecycle resizes instead of stopping, then closes
 // (the host keeps running on the smaller type; it is no stop, so it has no realized savings row).
 
-const HOURS_PER_MONTH = 730n;
+// the recommendations' month (730 h: 8,760 h a year ÷ 12)
+const HOURS_PER_MONTH = BigInt(MONTH_HOURS);
 
 export interface ResizeFacts {
   from: string;
@@ -34,7 +36,7 @@ export function resizeOf(
 /** Runs the episode's action: the policy's stop/terminate, or the resize it was accepted for. */
 export async function runEpisodeAction(
   executor: Executor,
-  target: Omit<ActionTarget, "action"> & { action: ActionTarget["action"] },
+  target: ActionTarget,
   resize: ResizeFacts | null,
 ): Promise<ExecutorResult> {
   if (!resize) return executor.run(target);

@@ -98,7 +98,7 @@ export async function getCostMonth(
   const costs = buildMonthCosts(
     month,
     ledger,
-    new Map(hosts.map((h) => [h.id, h.hostname])),
+    hostname,
     new Map(gpuRows.map((r) => [r.hostId, r._sum.gpuSeconds ?? 0])),
   );
   const errors = reconciliationErrors(
