@@ -122,6 +122,7 @@ export async function redeemKeepLink(
     const until = e.keepUntil && e.keepUntil > keepUntil ? e.keepUntil : keepUntil;
     await tx.policyEpisode.update({ where: { id: e.id }, data: { keepUntil: until } });
     const host = await tx.host.findUnique({ where: { id: e.hostId }, select: { hostname: true } });
+    const holder = episodeHolder(e);
     await tx.auditEvent.create({
       data: auditData({
         actor: "keep-link",
@@ -132,17 +133,15 @@ export async function redeemKeepLink(
           policyId: e.policyId,
           hours: row.hours,
           keepUntil: until,
-          ...(e.holder ? { run: episodeHolder(e) } : {}),
+          ...(holder ? { run: holder } : {}),
         },
         ip,
       }),
     });
-    const holder = episodeHolder(e);
-    const run = holder ? runLabel(holder) : null;
     return {
       ok: true,
       hostname: host?.hostname ?? "the host",
-      run,
+      run: holder ? runLabel(holder) : null,
       keepUntil: until,
       hours: row.hours,
     };

@@ -116,11 +116,10 @@ function runMessage(w: Warning, run: RunFacts, names: string, keep: string) {
 
 function message(w: Warning, who: Recipient[], links: { hours: number; url: string }[]) {
   const names = who.map((r) => `${r.name} (${r.role})`).join(", ") || "no owner label";
-  if (w.run)
-    return runMessage(w, w.run, names, links.map((l) => `keep ${l.hours} h: ${l.url}`).join("\n"));
+  const keep = links.map((l) => `keep ${l.hours} h: ${l.url}`).join("\n");
+  if (w.run) return runMessage(w, w.run, names, keep);
   const saving =
     w.host.hourlyMicros === null ? "" : ` It costs ${formatMoney(w.host.hourlyMicros)}/h.`;
-  const keep = links.map((l) => `keep ${l.hours} h: ${l.url}`).join("\n");
   const why = w.resize
     ? `its GPUs are mostly unused: a right-size was accepted under policy "${w.policy.name}"`
     : w.policy.kind === "max_runtime"
