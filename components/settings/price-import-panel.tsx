@@ -13,7 +13,13 @@ import {
 import { importResultSchema, type ImportResultDto } from "@/lib/pricing/import/schema.ts";
 import { pricingQueries } from "@/lib/queries/admin.ts";
 import { fleetQueries } from "@/lib/queries/fleet.ts";
-import { postFile, UploadError, useUploadFlow } from "./upload-flow.tsx";
+import {
+  postFile,
+  UploadApplied,
+  UploadApply,
+  UploadError,
+  useUploadFlow,
+} from "./upload-flow.tsx";
 
 // Finance imports GPU prices from a provider's published price list, always through a preview:
 // the preview lists the rows that would be added and the conflicts (rows already priced
@@ -123,28 +129,10 @@ export function PriceImportPanel() {
       </form>
 
       <UploadError error={flow.error} applyFailed={flow.applyFailed} testId="price-import-error" />
-      {applied ? (
-        <p className="banner ok" role="status" data-testid="price-import-result">
-          <strong>Imported</strong> {applied.added} prices added, {applied.unchanged} already there
-          {applied.conflicts.length > 0
-            ? `, ${applied.conflicts.length} conflicts left as they were`
-            : ""}
-          .
-        </p>
-      ) : null}
+      <UploadApplied applied={applied} noun="prices" testId="price-import-result" />
       {preview ? <ImportPreview r={preview} /> : null}
       {preview && preview.added > 0 && file ? (
-        <div className="form-actions">
-          <button
-            type="button"
-            className="primary"
-            disabled={busy}
-            onClick={flow.runApply}
-            data-testid="price-import-apply"
-          >
-            {flow.applying ? "Importing…" : `Add ${preview.added} prices`}
-          </button>
-        </div>
+        <UploadApply flow={flow} count={preview.added} noun="prices" testId="price-import-apply" />
       ) : null}
     </section>
   );

@@ -9,7 +9,13 @@ import {
   type RatesUploadResult,
 } from "@/lib/pricing/rates-upload.ts";
 import { fleetQueries } from "@/lib/queries/fleet.ts";
-import { postFile, UploadError, useUploadFlow } from "./upload-flow.tsx";
+import {
+  postFile,
+  UploadApplied,
+  UploadApply,
+  UploadError,
+  useUploadFlow,
+} from "./upload-flow.tsx";
 
 // Finance imports exchange rates from the Federal Reserve's H.10 (daily) or G.5 (monthly) series
 // as downloaded, through a preview: the series read, the rates that would be added, and the days
@@ -75,28 +81,15 @@ export function RatesUploadPanel() {
         testId="rates-upload-error"
         listIssues
       />
-      {applied ? (
-        <p className="banner ok" role="status" data-testid="rates-upload-result">
-          <strong>Imported</strong> {applied.added} rates added, {applied.unchanged} already there
-          {applied.conflicts.length > 0
-            ? `, ${applied.conflicts.length} conflicts left as they were`
-            : ""}
-          . Re-price the months they cover to convert past hours with them.
-        </p>
-      ) : null}
+      <UploadApplied
+        applied={applied}
+        noun="rates"
+        testId="rates-upload-result"
+        after="Re-price the months they cover to convert past hours with them."
+      />
       {preview ? <RatesUploadPreview r={preview} /> : null}
       {preview && preview.added > 0 && file ? (
-        <div className="form-actions">
-          <button
-            type="button"
-            className="primary"
-            disabled={busy}
-            onClick={flow.runApply}
-            data-testid="rates-upload-apply"
-          >
-            {flow.applying ? "Importing…" : `Add ${preview.added} rates`}
-          </button>
-        </div>
+        <UploadApply flow={flow} count={preview.added} noun="rates" testId="rates-upload-apply" />
       ) : null}
     </section>
   );

@@ -147,3 +147,55 @@ export function UploadError({
     </div>
   );
 }
+
+/** What an import added: "Imported N <noun> added, M already there, K conflicts left …". */
+export function UploadApplied({
+  applied,
+  noun,
+  testId,
+  after,
+}: {
+  applied: { added: number; unchanged: number; conflicts: readonly unknown[] } | null;
+  noun: string;
+  testId: string;
+  /** a sentence after the counts */
+  after?: string;
+}) {
+  if (!applied) return null;
+  return (
+    <p className="banner ok" role="status" data-testid={testId}>
+      <strong>Imported</strong> {applied.added} {noun} added, {applied.unchanged} already there
+      {applied.conflicts.length > 0
+        ? `, ${applied.conflicts.length} conflicts left as they were`
+        : ""}
+      .{after ? ` ${after}` : ""}
+    </p>
+  );
+}
+
+/** The apply button under a preview that would add something: "Add N <noun>". */
+export function UploadApply({
+  flow,
+  count,
+  noun,
+  testId,
+}: {
+  flow: { applying: boolean; busy: boolean; runApply: () => void };
+  count: number;
+  noun: string;
+  testId: string;
+}) {
+  return (
+    <div className="form-actions">
+      <button
+        type="button"
+        className="primary"
+        disabled={flow.busy}
+        onClick={flow.runApply}
+        data-testid={testId}
+      >
+        {flow.applying ? "Importing…" : `Add ${count} ${noun}`}
+      </button>
+    </div>
+  );
+}
