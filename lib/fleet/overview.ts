@@ -13,6 +13,7 @@ import {
 } from "@/lib/zod/schemas/fleet.ts";
 import { isIdle } from "./classify-gpu.ts";
 import { toHostState, type HostLike } from "./summarize.ts";
+import { pushTo } from "../core/group.ts";
 
 // What a person needs first at any fleet size: aggregates per team, provider, GPU model and state,
 // and the GPUs that need attention. The grid itself is served by group, a page at a time
@@ -120,10 +121,7 @@ class IndexBuilder {
     const gpu: FleetGpu = { ...g, reason: attentionReason(g, host, this.temp.get(g.uuid) ?? null) };
     if (gpu.reason !== null) this.attention.push(gpu);
     for (const by of GROUP_BYS) {
-      const key = groupKey(by, g, host);
-      const list = this.groups[by].get(key);
-      if (list) list.push(gpu);
-      else this.groups[by].set(key, [gpu]);
+      pushTo(this.groups[by], groupKey(by, g, host), gpu);
     }
   }
 
