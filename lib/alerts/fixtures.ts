@@ -1,4 +1,5 @@
 import type { Db } from "../db.ts";
+import { rebuildUsageDays } from "../ledger/usage-days.ts";
 
 // Hand-made store contents for the alert, notification and recommendation tests.
 
@@ -167,4 +168,6 @@ export async function writeHours(
   }
   for (let i = 0; i < data.length; i += 2000)
     await db.usageHour.createMany({ data: data.slice(i, i + 2000) });
+  // the month's spend (budgets, fleet headline) is read from the day roll-up lib/ledger keeps
+  await rebuildUsageDays(db);
 }

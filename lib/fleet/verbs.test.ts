@@ -3,6 +3,7 @@ import { UNUSED_WINDOW_READS } from "../testing/fake-metrics.ts";
 import type { Db } from "@/lib/db.ts";
 import type { CurrentGpu, MetricsSource } from "@/lib/metrics/source.ts";
 import { makeTestDb } from "@/lib/testing/test-db.ts";
+import { rebuildUsageDays } from "@/lib/ledger/usage-days.ts";
 import { NotFoundError, SourceUnavailableError } from "../core/errors.ts";
 import { getFleetSeries } from "./get-fleet-series.ts";
 import { getFleetSummary } from "./get-fleet-summary.ts";
@@ -124,6 +125,7 @@ beforeAll(async () => {
       source: "test",
     },
   });
+  await rebuildUsageDays(db); // the month's spend is read from the day roll-up
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import type { TeamScope } from "@/lib/auth/scope.ts";
 import { db as defaultDb, type Db } from "@/lib/db.ts";
 import { monthForecast } from "./forecast.ts";
 import { getScopeBudget } from "./get-fleet-budget.ts";
-import { ledgerScopeWhere } from "./scope-where.ts";
+import { dayScopeWhere } from "./scope-where.ts";
 import { monthBounds, monthOf } from "../core/months.ts";
 
 export interface MonthSpend {
@@ -29,21 +29,23 @@ export async function getMonthSpend({
   const month = monthOf(now);
   const { from, to } = monthBounds(month);
   const [agg, budget] = await Promise.all([
-    client.usageHour.aggregate({
-      where: { gpuKey: "host", hourStart: { gte: from, lt: to }, ...ledgerScopeWhere(scope) },
+    // the day roll-up lib/ledger keeps in step with the ledger: ~30 rows a host a month instead of
+    // ~720 host-hours (the fleet headline reads it on every snapshot rebuild)
+    client.usageDay.aggregate({
+      where: { day: { gte: from, lt: to }, ...dayScopeWhere(scope) },
       _sum: { costMicros: true },
-      _min: { hourStart: true },
-      _max: { hourStart: true },
+      _min: { firstHour: true },
+      _max: { lastHour: true },
     }),
     getScopeBudget(scope, client),
   ]);
   // Unpriced rows carry a cost of 0, so summing every host row equals summing the priced ones.
   const total = agg._sum.costMicros ?? 0n;
-  const last = agg._max.hourStart;
+  const last = agg._max.lastHour;
   const { forecast } = monthForecast({
     month,
     totalMicros: total,
-    dataFrom: agg._min.hourStart,
+    dataFrom: agg._min.firstHour,
     dataTo: last ? new Date(last.getTime() + 3600_000) : null,
     now,
   });
