@@ -3,7 +3,6 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/app-nav.tsx";
 import { HeaderMenu } from "@/components/header-menu.tsx";
-import { Providers } from "@/components/providers.tsx";
 import { TimeZoneNote } from "@/components/time-zone.tsx";
 import { UserMenu } from "@/components/user-menu.tsx";
 import { currentUser } from "@/lib/auth/page.ts";
@@ -44,9 +43,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             </span>
           )}
         </header>
-        <Providers>
-          <main id="main">{children}</main>
-        </Providers>
+        {/* TanStack Query: in the layouts of the route folders that use it (components/providers.tsx) */}
+        <main id="main">{children}</main>
       </body>
     </html>
   );

@@ -25,7 +25,7 @@ export function runFirstLoadBench(): Section {
         fleetKiB = kib;
         reason =
           `Next's runtime and React (every page loads them) are ${f1(r.rootGzipBytes / 1000)} KB; ` +
-          `the layout and the page's own chunks ${f1((r.gzipBytes - r.rootGzipBytes) / 1000)} KB`;
+          `the page's tree (layouts, page, boundaries) ${f1((r.gzipBytes - r.rootGzipBytes) / 1000)} KB`;
       }
       rows.push([label, r.files.length, f1(r.rawBytes / 1024), f1(kib)]);
     } catch (e) {
@@ -33,7 +33,8 @@ export function runFirstLoadBench(): Section {
     }
   }
   return {
-    title: "First-load JS (from .next: root main files + the page's entry chunks, gzip -6)",
+    title:
+      "First-load JS (from .next: root main files + the entry chunks of the page's tree, gzip -6)",
     lines: [
       ...table(["page", "files", "raw KiB", "gzip KiB"], rows),
       ...(builtS > 0 ? ["", `Built first (${f1(builtS)} s).`] : []),

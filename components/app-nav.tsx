@@ -1,38 +1,29 @@
-"use client";
-
-import Link from "next/link";
-import { usePathname } from "next/navigation";
 import { PAGE_PERMISSIONS, roleAllows, type Role } from "@/lib/auth/roles.ts";
+import { NavLinks } from "./nav-links.tsx";
 
 const LINKS = [
-  { href: "/", label: "Fleet", match: (p: string) => p === "/" || p.startsWith("/instances") },
-  { href: "/my-gpus", label: "My GPUs", match: (p: string) => p.startsWith("/my-gpus") },
-  { href: "/costs", label: "Costs", match: (p: string) => p.startsWith("/costs") },
-  { href: "/compare", label: "Compare", match: (p: string) => p.startsWith("/compare") },
-  { href: "/alerts", label: "Alerts", match: (p: string) => p.startsWith("/alerts") },
-  {
-    href: "/recommendations",
-    label: "Recommendations",
-    match: (p: string) => p.startsWith("/recommendations"),
-  },
-  { href: "/settings", label: "Settings", match: (p: string) => p.startsWith("/settings") },
-  { href: "/admin", label: "Admin", match: (p: string) => p.startsWith("/admin") },
+  { href: "/", label: "Fleet" },
+  { href: "/my-gpus", label: "My GPUs" },
+  { href: "/costs", label: "Costs" },
+  { href: "/compare", label: "Compare" },
+  { href: "/alerts", label: "Alerts" },
+  { href: "/recommendations", label: "Recommendations" },
+  { href: "/settings", label: "Settings" },
+  { href: "/admin", label: "Admin" },
 ] as const;
 
-/** The pages this role may open; the server refuses the others whatever the links say. */
+/**
+ * The pages this role may open; the server refuses the others whatever the links say. Chosen on
+ * the server, so the role table stays out of the browser's bundle (issue 27: first-load JS).
+ */
 export function AppNav({ role }: { role: Role }) {
-  const pathname = usePathname();
   return (
     <nav className="app-nav" aria-label="Main">
-      <ul>
-        {LINKS.filter((l) => roleAllows(role, PAGE_PERMISSIONS[l.href])).map((l) => (
-          <li key={l.href}>
-            <Link href={l.href} aria-current={l.match(pathname) ? "page" : undefined}>
-              {l.label}
-            </Link>
-          </li>
-        ))}
-      </ul>
+      <NavLinks
+        links={LINKS.filter((l) => roleAllows(role, PAGE_PERMISSIONS[l.href])).map(
+          ({ href, label }) => ({ href, label }),
+        )}
+      />
     </nav>
   );
 }

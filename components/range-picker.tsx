@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import { RANGE_LABELS, RANGES, type Range } from "@/lib/zod/schemas/range.ts";
+import { RANGE_LABELS, RANGES, type Range } from "@/lib/zod/schemas/range-values.ts";
 
 /** Radio group styled as a segmented control: arrow keys move between ranges natively. */
 export function RangePicker({ value, onChange }: { value: Range; onChange: (r: Range) => void }) {

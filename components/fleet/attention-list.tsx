@@ -1,23 +1,23 @@
 "use client";
 
 import Link from "next/link";
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { instanceHref } from "@/lib/fleet/instance-href.ts";
 import { formatBytesOf, formatInteger, formatRatio } from "@/lib/format/number.ts";
-import { fleetQueries } from "@/lib/queries/fleet.ts";
+import type { FleetGpu, FleetSummary } from "@/lib/zod/schemas/fleet.ts";
 import {
   ATTENTION_PREVIEW,
   ATTENTION_REASONS,
   type AttentionReason,
-  type FleetGpu,
-  type FleetSummary,
-} from "@/lib/zod/schemas/fleet.ts";
+} from "@/lib/zod/schemas/fleet-values.ts";
 import { TableWrap } from "../table-wrap.tsx";
+import type { AttentionPageState } from "./fleet-live.tsx";
+import { LazyAttentionPage } from "./fleet-lazy.tsx";
 import { STATUS_LABELS } from "./util-scale.ts";
 
 // The GPUs that need attention, most urgent first: the summary carries the first page, later
-// pages come from /api/fleet/gpus?by=attention one at a time.
+// pages come from /api/fleet/gpus?by=attention one at a time (fetched by a part loaded on the
+// first "Next", fleet-lazy.tsx).
 
 export const REASON_LABELS: Record<AttentionReason, string> = {
   interrupted: "spot reclaim",
@@ -57,11 +57,8 @@ export function AttentionList({ attention }: { attention: FleetSummary["attentio
   const pages = Math.max(1, Math.ceil(attention.total / ATTENTION_PREVIEW));
   const current = Math.min(page, pages);
   // page 1 is in the summary; later pages are fetched only when asked for
-  const later = useQuery({
-    ...fleetQueries.gpus("attention", "all", current, ATTENTION_PREVIEW),
-    enabled: current > 1,
-  });
-  const gpus = current === 1 ? attention.gpus : (later.data?.gpus ?? []);
+  const [later, setLater] = useState<AttentionPageState>({ gpus: [], error: null });
+  const gpus = current === 1 ? attention.gpus : later.gpus;
   const from = (current - 1) * ATTENTION_PREVIEW + 1;
   const to = Math.min(attention.total, current * ATTENTION_PREVIEW);
   return (
@@ -83,6 +80,7 @@ export function AttentionList({ attention }: { attention: FleetSummary["attentio
         </p>
       ) : (
         <>
+          {current > 1 ? <LazyAttentionPage page={current} onChange={setLater} /> : null}
           <TableWrap label="GPUs needing attention">
             <table className="data" data-testid="attention-table">
               <caption className="sr-only">
@@ -110,8 +108,8 @@ export function AttentionList({ attention }: { attention: FleetSummary["attentio
           </TableWrap>
           <div className="pager">
             <span className="muted small" data-testid="attention-range" aria-live="polite">
-              {later.isError && current > 1
-                ? `Could not load: ${later.error.message}`
+              {later.error !== null && current > 1
+                ? `Could not load: ${later.error}`
                 : `${formatInteger(from)}–${formatInteger(to)} of ${formatInteger(attention.total)}`}
             </span>
             {pages > 1 ? (

@@ -1,23 +1,16 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { memo, useCallback, useState } from "react";
 import { formatInteger, formatRatio } from "@/lib/format/number.ts";
-import { fleetQueries } from "@/lib/queries/fleet.ts";
-import {
-  GPU_STATUSES,
-  GROUP_BYS,
-  MAX_GPU_PAGE,
-  type FleetGroup,
-  type FleetSummary,
-  type GroupBy,
-} from "@/lib/zod/schemas/fleet.ts";
-import { GpuGrid } from "./gpu-grid.tsx";
+import type { FleetGroup, FleetSummary } from "@/lib/zod/schemas/fleet.ts";
+import { GPU_STATUSES, GROUP_BYS, type GroupBy } from "@/lib/zod/schemas/fleet-values.ts";
+import { LazyGroupCells } from "./fleet-lazy.tsx";
 import { STATUS_LABELS } from "./util-scale.ts";
 
 // The fleet by team, provider, GPU model or state: one row per group with its counts and a status
-// bar, collapsed. Expanding a group fetches its GPUs a page at a time (/api/fleet/gpus), so the
-// page draws cells only for the groups someone opened, at any fleet size.
+// bar, collapsed. Expanding a group fetches its GPUs a page at a time (/api/fleet/gpus, in
+// group-cells.tsx, loaded on the first opening), so the page draws cells only for the groups
+// someone opened, at any fleet size.
 
 export const GROUP_LABELS: Record<GroupBy, string> = {
   team: "Team",
@@ -45,53 +38,6 @@ function StatusBar({ g }: { g: FleetGroup }) {
         <span key={s} className={`seg ${s}`} style={{ flexGrow: g.statuses[s] }} />
       ))}
     </span>
-  );
-}
-
-export function GroupCells({
-  by,
-  groupKey,
-  total,
-}: {
-  by: GroupBy;
-  groupKey: string;
-  total: number;
-}) {
-  const [page, setPage] = useState(1);
-  const pages = Math.max(1, Math.ceil(total / MAX_GPU_PAGE));
-  const q = useQuery(fleetQueries.gpus(by, groupKey, Math.min(page, pages), MAX_GPU_PAGE));
-  if (q.isError) return <p className="muted">Could not load these GPUs: {q.error.message}</p>;
-  if (!q.data)
-    return (
-      <p className="loading" role="status">
-        Loading GPUs…
-      </p>
-    );
-  return (
-    <>
-      <GpuGrid grid={q.data.gpus} />
-      {q.data.pages > 1 ? (
-        <div className="pager">
-          <span className="muted small">
-            page {q.data.page} of {q.data.pages} ({formatInteger(q.data.total)} GPUs)
-          </span>
-          <button
-            type="button"
-            disabled={q.data.page <= 1}
-            onClick={() => setPage(q.data.page - 1)}
-          >
-            Previous
-          </button>
-          <button
-            type="button"
-            disabled={q.data.page >= q.data.pages}
-            onClick={() => setPage(q.data.page + 1)}
-          >
-            Next
-          </button>
-        </div>
-      ) : null}
-    </>
   );
 }
 
@@ -128,7 +74,7 @@ const GroupRow = memo(function GroupRow({
       </button>
       {open ? (
         <div id={id} className="group-cells">
-          <GroupCells by={by} groupKey={g.key} total={g.gpus} />
+          <LazyGroupCells by={by} groupKey={g.key} total={g.gpus} />
         </div>
       ) : null}
     </li>

@@ -10,7 +10,8 @@ import { fleetQueries } from "@/lib/queries/fleet.ts";
 import { DEFAULT_TABLE_QUERY } from "@/lib/zod/schemas/instance-query.ts";
 import type { InstanceRow } from "@/lib/zod/schemas/instance.ts";
 import { AttentionList } from "./attention-list.tsx";
-import { FleetGroups, GroupCells } from "./fleet-groups.tsx";
+import { FleetGroups } from "./fleet-groups.tsx";
+import { GroupCells } from "./group-cells.tsx";
 import { InstanceTable, ROWS_STEP } from "./instance-table.tsx";
 
 // Server-renders the fleet page's parts from data of a large fleet: what is drawn at first is

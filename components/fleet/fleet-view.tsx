@@ -1,32 +1,28 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useMemo } from "react";
-import { parseTableQuery, writeTableQuery } from "@/lib/fleet/table-state.ts";
+import { useCallback, useState } from "react";
 import { bannerFor } from "@/lib/fleet/health.ts";
-import { fleetQueries } from "@/lib/queries/fleet.ts";
-import { instanceQueries } from "@/lib/queries/instances.ts";
-import { isRange, type Range } from "@/lib/zod/schemas/range.ts";
-import type { TableQuery } from "@/lib/zod/schemas/instance-query.ts";
-import { LazyChartAreaFleetUtilization } from "../charts/lazy-charts.tsx";
+import type { FleetSummary } from "@/lib/zod/schemas/fleet.ts";
+import { GROUP_BYS, type GroupBy } from "@/lib/zod/schemas/fleet-values.ts";
+import { isRange, type Range } from "@/lib/zod/schemas/range-values.ts";
 import { EmptyFleet } from "../empty-fleet.tsx";
 import { RangePicker } from "../range-picker.tsx";
 import { SourceBanner } from "../source-banner.tsx";
 import { useSearchState } from "../use-search-state.ts";
-import { FleetHeadline } from "./fleet-headline.tsx";
-import { GROUP_BYS, type FleetSummary, type GroupBy } from "@/lib/zod/schemas/fleet.ts";
 import { AttentionList } from "./attention-list.tsx";
 import { FleetGroups } from "./fleet-groups.tsx";
-import { GpuLegend } from "./gpu-grid.tsx";
-import { InstanceTable } from "./instance-table.tsx";
-
-function errorText(e: Error | null): string | null {
-  return e ? e.message : null;
-}
+import { FleetHeadline } from "./fleet-headline.tsx";
+import type { LiveSummary } from "./fleet-live.tsx";
+import { LazyFleetInstances, LazyFleetSeries, LazySummaryLive } from "./fleet-lazy.tsx";
+import { GpuLegend } from "./gpu-legend.tsx";
 
 /**
  * `canPrice`: the signed-in role may add catalogue prices (unpriced marks link to the form).
  * `initialSummary`: the summary the server rendered the page with; refetched at once on mount.
+ *
+ * What the first paint shows (headline, problem list, groups) is drawn from `initialSummary`
+ * without TanStack Query or zod; the parts that fetch (the summary's polling, the chart, the
+ * instance table, a group's GPUs) load after it (fleet-lazy.tsx, issue 27).
  */
 export function FleetView({
   canPrice = false,
@@ -40,22 +36,19 @@ export function FleetView({
   const range: Range = isRange(rangeParam) ? rangeParam : "1h";
   const groupParam = params.get("group");
   const groupBy: GroupBy = GROUP_BYS.find((b) => b === groupParam) ?? "team";
-  const tableKey = writeTableQuery(parseTableQuery(params)).toString();
-  // Parsed once per distinct URL so the memoized table does not re-sort on every render.
-  const query = useMemo(() => parseTableQuery(new URLSearchParams(tableKey)), [tableKey]);
 
-  const summary = useQuery({
-    ...fleetQueries.summary(),
-    ...(initialSummary ? { initialData: initialSummary, staleTime: 0 } : {}),
-  });
-  const series = useQuery(fleetQueries.series(range));
-  const instances = useQuery(instanceQueries.list());
+  const [live, setLive] = useState<LiveSummary | null>(null);
+  const [instancesError, setInstancesError] = useState<string | null>(null);
+  const onLive = useCallback((l: LiveSummary) => setLive(l), []);
+  const onInstancesError = useCallback((e: string | null) => setInstancesError(e), []);
+  const s = live?.data ?? initialSummary;
 
   const banner = bannerFor({
-    health: summary.data?.health,
-    requestError: errorText(summary.error) ?? errorText(instances.error),
-    dataUpdatedAt: summary.dataUpdatedAt,
+    health: s?.health,
+    requestError: live?.error ?? instancesError,
+    dataUpdatedAt: live?.dataUpdatedAt ?? 0,
   });
+  const refetch = () => live?.refetch();
 
   const setRange = (r: Range) => {
     const next = new URLSearchParams(params);
@@ -69,26 +62,30 @@ export function FleetView({
     else next.set("group", b);
     setParams(next);
   };
-  const setQuery = (q: TableQuery) => setParams(writeTableQuery(q, params));
 
-  if (summary.isPending) {
+  const poll = <LazySummaryLive initial={initialSummary} onChange={onLive} />;
+
+  if (!s) {
     return (
-      <p className="loading" role="status">
-        Loading the fleet…
-      </p>
+      <>
+        {poll}
+        {live?.error ? (
+          <SourceBanner banner={banner} onRetry={refetch} />
+        ) : (
+          <p className="loading" role="status">
+            Loading the fleet…
+          </p>
+        )}
+      </>
     );
   }
 
-  if (!summary.data) {
-    return <SourceBanner banner={banner} onRetry={() => void summary.refetch()} />;
-  }
-
-  const s = summary.data;
   // GPUs before their hosts: Prometheus can report a new fleet a moment before discovery has
   // stored its hosts, and that is not an empty fleet
   if (s.hosts.total === 0 && s.gpus.known === 0) {
     return (
       <>
+        {poll}
         <SourceBanner banner={banner} />
         <EmptyFleet />
       </>
@@ -97,7 +94,8 @@ export function FleetView({
 
   return (
     <>
-      <SourceBanner banner={banner} onRetry={() => void summary.refetch()} />
+      {poll}
+      <SourceBanner banner={banner} onRetry={refetch} />
       <FleetHeadline s={s} />
       <AttentionList attention={s.attention} />
 
@@ -108,15 +106,7 @@ export function FleetView({
           <span className="spacer" />
           <RangePicker value={range} onChange={setRange} />
         </div>
-        {series.data ? (
-          <LazyChartAreaFleetUtilization series={series.data} />
-        ) : series.isError ? (
-          <div className="chart-empty">Could not load the series: {series.error.message}</div>
-        ) : (
-          <div className="chart-empty" role="status">
-            Loading…
-          </div>
-        )}
+        <LazyFleetSeries range={range} />
       </section>
 
       <section className="panel" aria-labelledby="grid-title">
@@ -133,20 +123,7 @@ export function FleetView({
         <h2 id="instances-title" className="sr-only">
           Instances
         </h2>
-        {instances.data ? (
-          <InstanceTable
-            rows={instances.data.rows}
-            query={query}
-            onChange={setQuery}
-            canPrice={canPrice}
-          />
-        ) : instances.isError ? (
-          <p>Could not load instances: {instances.error.message}</p>
-        ) : (
-          <p className="loading" role="status">
-            Loading instances…
-          </p>
-        )}
+        <LazyFleetInstances canPrice={canPrice} onError={onInstancesError} />
       </section>
     </>
   );

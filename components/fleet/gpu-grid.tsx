@@ -5,7 +5,7 @@ import { memo, useMemo } from "react";
 import { groupByHost, type HostGroup } from "@/lib/fleet/grid.ts";
 import { formatBytesOf, formatRatio } from "@/lib/format/number.ts";
 import type { GridGpu } from "@/lib/zod/schemas/fleet.ts";
-import { cellFill, legendStops, STATUS_LABELS } from "./util-scale.ts";
+import { cellFill, STATUS_LABELS } from "./util-scale.ts";
 import { instanceHref } from "@/lib/fleet/instance-href.ts";
 
 // Plain DOM cells (no per-cell chart), grouped by host; memoized per host so a poll that changes
@@ -85,30 +85,6 @@ function sameGroup(a: { group: HostGroup<CellGpu> }, b: { group: HostGroup<CellG
       sameHolders(o, g)
     );
   });
-}
-
-export function GpuLegend() {
-  return (
-    <ul className="legend" aria-label="Legend">
-      <li>
-        <span>SM utilization 0%</span>
-        <span className="legend-ramp" aria-hidden="true">
-          {legendStops(6).map((s) => (
-            <span key={s.util} style={{ background: s.color }} />
-          ))}
-        </span>
-        <span>100%</span>
-      </li>
-      {(["held_idle", "empty_idle", "mig", "not_reporting"] as const).map((s) => (
-        <li key={s}>
-          <span className={`cell ${s}`} aria-hidden="true" />
-          {STATUS_LABELS[s]}
-          {s === "held_idle" ? " (memory or process, SM < 5%)" : ""}
-          {s === "empty_idle" ? " (SM < 5%)" : ""}
-        </li>
-      ))}
-    </ul>
-  );
 }
 
 export function GpuGrid({ grid }: { grid: readonly CellGpu[] }) {

@@ -1,4 +1,4 @@
-import type { GpuStatus } from "@/lib/zod/schemas/fleet.ts";
+import type { GpuStatus } from "@/lib/zod/schemas/fleet-values.ts";
 
 // Viridis: perceptually uniform and readable with the common colour-vision deficiencies, unlike a
 // red/green ramp. Status is never carried by colour alone: see the cell patterns in globals.css.

@@ -1,8 +1,16 @@
 import { z } from "zod";
 import { isoTimeSchema, microsSchema, sourceHealthSchema } from "./common.ts";
+import {
+  ATTENTION_PREVIEW,
+  ATTENTION_REASONS,
+  GPU_STATUSES,
+  GROUP_BYS,
+  MAX_GPU_PAGE,
+} from "./fleet-values.ts";
 import { monthSchema } from "./month.ts";
 
-export const GPU_STATUSES = ["busy", "held_idle", "empty_idle", "mig", "not_reporting"] as const;
+export { ATTENTION_PREVIEW, ATTENTION_REASONS, GPU_STATUSES, GROUP_BYS, MAX_GPU_PAGE };
+
 export const gpuStatusSchema = z
   .enum(GPU_STATUSES)
   .describe(
@@ -25,7 +33,6 @@ export const gridGpuSchema = z.object({
 });
 export type GridGpu = z.infer<typeof gridGpuSchema>;
 
-export const ATTENTION_REASONS = ["interrupted", "unhealthy", "not_reporting", "idle"] as const;
 export const attentionReasonSchema = z
   .enum(ATTENTION_REASONS)
   .describe(
@@ -47,7 +54,6 @@ export const pagedFleetGpuSchema = fleetGpuSchema.extend({
 });
 export type PagedFleetGpu = z.infer<typeof pagedFleetGpuSchema>;
 
-export const GROUP_BYS = ["team", "provider", "model", "state"] as const;
 export const groupBySchema = z
   .enum(GROUP_BYS)
   .describe("team and provider of the GPU's host, GPU model name, or GPU state (grid status)");
@@ -69,9 +75,6 @@ export const fleetGroupSchema = z.object({
   attention: z.number().int().describe("its GPUs that need attention"),
 });
 export type FleetGroup = z.infer<typeof fleetGroupSchema>;
-
-/** Most GPUs of the problem list sent with the summary; the rest come from /api/fleet/gpus. */
-export const ATTENTION_PREVIEW = 50;
 
 export const fleetSummarySchema = z.object({
   generatedAt: isoTimeSchema,
@@ -129,9 +132,6 @@ export const fleetSummarySchema = z.object({
   }),
 });
 export type FleetSummary = z.infer<typeof fleetSummarySchema>;
-
-/** The largest page /api/fleet/gpus answers. */
-export const MAX_GPU_PAGE = 500;
 
 export const fleetGpuQuerySchema = z
   .strictObject({
