@@ -5,6 +5,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import type { Host, Source } from "./collect.ts";
 import { parseListenAddress, resolveConfig, type ExporterOptions } from "./config.ts";
 import { startHostRuntime, type HostRuntime } from "./host/runtime.ts";
+import { createHeapTrim } from "./heap-trim.ts";
 import { createHandler } from "./http.ts";
 import type { EndedRun } from "./sim/ended-runs.ts";
 import { createLogger } from "./log.ts";
@@ -83,6 +84,7 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
     const now = Date.now();
     await Promise.all(source.hosts.map((h) => h.metrics.publish(h.state.view(now))));
   };
+  const heapTrim = createHeapTrim();
   let ticking: Promise<void> | undefined;
   const tick = (): Promise<void> => {
     if (ticking) {
@@ -96,6 +98,7 @@ export async function startExporter(options: ExporterOptions = {}): Promise<Runn
         log.log("error", "collection tick failed", { err: String(err) });
       }
       await publish();
+      heapTrim.afterTick();
     })().finally(() => (ticking = undefined));
     return ticking;
   };
