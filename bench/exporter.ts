@@ -33,6 +33,7 @@ import {
 } from "./exporter/setup.ts";
 import { soak } from "./exporter/soak.ts";
 import { load, type LoadResult } from "./exporter/wrk.ts";
+import { describePinning, pinning, pinProcess } from "./exporter/pin.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -65,6 +66,7 @@ interface Target {
   url: string;
 }
 
+const pin = pinning();
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
 const MiB = 1024 * 1024;
@@ -84,6 +86,7 @@ async function startOurs(name: string): Promise<Target> {
   ]);
   const url = `http://127.0.0.1:${port}/metrics`;
   await waitReady(child, url);
+  if (pin) pinProcess(child.pid, pin.server);
   return { name, child, url };
 }
 
@@ -92,6 +95,7 @@ async function startNodeExporter(name: string, flags: string[]): Promise<Target>
   const child = start(name, NODE_EXPORTER, [...flags, `--web.listen-address=127.0.0.1:${port}`]);
   const url = `http://127.0.0.1:${port}/metrics`;
   await waitReady(child, url);
+  if (pin) pinProcess(child.pid, pin.server);
   return { name, child, url };
 }
 
@@ -124,8 +128,9 @@ async function loadPhase(targets: Target[]): Promise<Row[]> {
     for (const t of targets) {
       log(`${t.name}, ${enc.name}: ${loadSeconds} s`);
       const shape = await bodySize(t.url, enc.headers);
-      await load({ url: t.url, seconds: 2, connections, headers: enc.headers }); // warm-up
-      const r = await load({ url: t.url, seconds: loadSeconds, connections, headers: enc.headers });
+      const opts = { url: t.url, connections, headers: enc.headers, cpu: pin?.load };
+      await load({ ...opts, seconds: 2 }); // warm-up
+      const r = await load({ ...opts, seconds: loadSeconds });
       rows.push({ target: t, encoding: enc.name, kib: shape.encoded / 1024, ...shape, r });
       await sleep(500);
     }
@@ -228,7 +233,7 @@ async function main(): Promise<void> {
     `${new Date().toISOString()} · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? "?"} · loopback 127.0.0.1 · ${context}`,
     "",
     `Exporter: \`node ${EXPORTER_NODE_FLAGS.join(" ")} ${EXPORTER_MAIN} --simulate --simulate.hosts=1 --simulate.gpus-per-host=${gpus} --collect.interval=1s\`, built first (${f1(buildSeconds)} s).`,
-    `Load: ${tool}${tool === "wrk" ? " (1 thread)" : ""}, ${connections} connections, ${loadSeconds} s per target and encoding after a 2 s warm-up; the targets run side by side, loaded one at a time.`,
+    `Load: ${tool}${tool === "wrk" ? " (1 thread)" : ""}, ${connections} connections, ${loadSeconds} s per target and encoding after a 2 s warm-up; the targets run side by side, loaded one at a time; ${describePinning(pin)}.`,
     ...tools.notes.map((n) => `Note: ${n}`),
     "",
     "## Goals (issue 27)",

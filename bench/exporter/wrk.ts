@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
+import { TASKSET } from "./pin.ts";
 
 export const WRK = "/usr/bin/wrk";
 
@@ -22,6 +23,8 @@ export interface LoadOptions {
   seconds: number;
   connections: number;
   headers: Record<string, string>;
+  /** CPU list to run wrk on (taskset), where pinning applies */
+  cpu?: string;
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
@@ -55,7 +58,10 @@ export async function load(o: LoadOptions): Promise<LoadResult> {
     // one wrk thread: on a small machine the second core is left to the server under test
     const args = ["-t1", `-c${o.connections}`, `-d${o.seconds}s`, "--latency"];
     for (const [k, v] of Object.entries(o.headers)) args.push("-H", `${k}: ${v}`);
-    const { stdout } = await promisify(execFile)(WRK, [...args, o.url], {
+    const [cmd, argv] = o.cpu
+      ? [TASKSET, ["-c", o.cpu, WRK, ...args, o.url]]
+      : [WRK, [...args, o.url]];
+    const { stdout } = await promisify(execFile)(cmd, argv, {
       timeout: (o.seconds + 30) * 1000,
     });
     return { tool: "wrk", ...parseWrk(stdout) };
