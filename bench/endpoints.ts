@@ -1,7 +1,8 @@
 // `npm run bench:endpoints [-- --n=40 --only=costs,alerts --profile=DIR]`: the app's CPU per request
 // for each endpoint of bench:load's mixed load, one request at a time on an otherwise idle app (the
 // production build on SQLite in WAL mode, the 24-host simulated fleet and its collector running).
-// The collector's CPU at rest, measured over one collection interval first, is subtracted, so a
+// The store holds 100 budgets (what a bench:load run leaves) and the alerts acted on. The
+// collector's CPU at rest, measured over one collection interval first, is subtracted, so a
 // figure is what one request of that endpoint costs the app's process. Prints a markdown table.
 import { mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -29,6 +30,7 @@ if (!Number.isInteger(N) || N < 1) {
 }
 const PASSWORD = "bench-endpoints-password";
 const IDLE_S = 15;
+const BUDGETS = 100;
 
 interface Ctx {
   app: App;
@@ -131,6 +133,15 @@ async function setUp(app: App): Promise<Ctx> {
       kind: "ecc",
       summary: `bench alert ${i}`,
       startsAt: now,
+    })),
+  });
+  // the budgets a bench:load run leaves (~100: each finance client creates its own)
+  await db.budget.createMany({
+    data: Array.from({ length: BUDGETS }, (_, i) => ({
+      name: `seeded-${i}`,
+      scopeKind: ["project", "team", "provider"][i % 3] ?? "project",
+      scopeValue: `seeded-${i}`,
+      amountMicros: 1_000_000_000n,
     })),
   });
   const alertIds = (
