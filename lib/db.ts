@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { PrismaClient as PgPrismaClient } from "./generated/prisma-pg/client.ts";
 import { isPostgresUrl } from "./db-url.ts";
+import "./db-plan-cache.ts";
 import { sqliteAdapter } from "./db-sqlite.ts";
 import { env } from "./env.ts";
 

@@ -48,7 +48,9 @@ export async function snoozeAlert(
 ): Promise<void> {
   const a = await load(client, id);
   if (until.getTime() <= now.getTime()) throw new ConflictError("snooze must end in the future");
-  await client.alert.update({ where: { id }, data: { snoozedUntil: until } });
+  // updateMany: the row is not read back (nothing uses it); gone since load() is a 404 as before
+  const done = await client.alert.updateMany({ where: { id }, data: { snoozedUntil: until } });
+  if (done.count !== 1) throw new NotFoundError(`alert ${id}`);
   await addEvent(
     client,
     id,

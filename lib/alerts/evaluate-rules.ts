@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db.ts";
-import { loadBudgetFigures } from "../budgets/load-status.ts";
+import { loadBudgetFiguresMany } from "../budgets/load-status.ts";
 import type { EvaluateResult } from "../zod/schemas/alert.ts";
 import {
   eccParamsSchema,
@@ -70,21 +70,20 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
 
 async function loadBudgets(db: Db, hosts: Map<string, HostFacts>, now: Date) {
   const rows = await db.budget.findMany({ orderBy: { createdAt: "asc" } });
-  return Promise.all(
-    rows.map(async (b): Promise<BudgetSubject> => {
-      const owners = new Set<string>();
-      for (const h of hosts.values()) {
-        const inScope =
-          b.scopeKind === "fleet"
-            ? false
-            : (b.scopeKind === "team" && h.team === b.scopeValue) ||
-              (b.scopeKind === "project" && h.project === b.scopeValue) ||
-              (b.scopeKind === "provider" && h.provider === b.scopeValue);
-        if (inScope && h.owner) owners.add(h.owner);
-      }
-      return { ...b, figures: await loadBudgetFigures(db, b, now), owners: [...owners].sort() };
-    }),
-  );
+  const figures = await loadBudgetFiguresMany(db, rows, now);
+  return rows.map((b, i): BudgetSubject => {
+    const owners = new Set<string>();
+    for (const h of hosts.values()) {
+      const inScope =
+        b.scopeKind === "fleet"
+          ? false
+          : (b.scopeKind === "team" && h.team === b.scopeValue) ||
+            (b.scopeKind === "project" && h.project === b.scopeValue) ||
+            (b.scopeKind === "provider" && h.provider === b.scopeValue);
+      if (inScope && h.owner) owners.add(h.owner);
+    }
+    return { ...b, figures: figures[i] as BudgetSubject["figures"], owners: [...owners].sort() };
+  });
 }
 
 /** The rule's conditions now; null when it cannot be judged (held: its alerts stay as they are). */

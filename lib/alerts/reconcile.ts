@@ -55,7 +55,7 @@ export async function addEvent(
   note: string | null,
   by: string | null = null,
 ): Promise<void> {
-  await db.alertEvent.create({ data: { alertId, from, to, at, note, by } });
+  await db.alertEvent.createMany({ data: [{ alertId, from, to, at, note, by }] });
 }
 
 function routable(a: AlertRow, c: Condition | null, hostname: string | null) {

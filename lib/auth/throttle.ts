@@ -71,11 +71,19 @@ export async function claimAttempt(email: string, now = new Date()): Promise<Cla
   return { kind: "check", attempt, delayMs: over > 0 ? over * DELAY_STEP_MS : 0 };
 }
 
+const SWEEP_EVERY_MS = 60_000;
+let lastSweep = Number.NEGATIVE_INFINITY;
+
 /**
  * Rows whose window and lock have both passed say nothing a missing row does not: they are
  * deleted, so the table holds only the emails tried inside the last window or locked now.
  */
 async function forgetExpired(now: Date): Promise<void> {
+  // housekeeping only (an expired row reads as no row), so at most once a minute per process
+  // rather than a delete on every sign-in; a clock that went back sweeps again
+  const since = now.getTime() - lastSweep;
+  if (since >= 0 && since < SWEEP_EVERY_MS) return;
+  lastSweep = now.getTime();
   await db.signInThrottle.deleteMany({
     where: {
       firstFailAt: { lt: new Date(now.getTime() - WINDOW_MS) },

@@ -3,14 +3,14 @@ import { budgetInScope, type TeamScope } from "../auth/scope.ts";
 import { db as defaultDb, type Db } from "../db.ts";
 import { NotFoundError } from "../core/errors.ts";
 import type { BudgetDto, BudgetList, BudgetScope } from "../zod/schemas/budget.ts";
-import { loadBudgetFigures, type BudgetRow } from "./load-status.ts";
+import { loadBudgetFigures, loadBudgetFiguresMany, type BudgetRow } from "./load-status.ts";
+import type { BudgetFigures } from "./status.ts";
 import { parseThresholds, statusDto } from "./status.ts";
 
-async function toDto(
-  client: Db,
+function toDto(
   b: BudgetRow & { createdAt: Date; updatedAt: Date },
-  now: Date,
-): Promise<BudgetDto> {
+  figures: BudgetFigures,
+): BudgetDto {
   return {
     id: b.id,
     name: b.name,
@@ -19,7 +19,7 @@ async function toDto(
     amountMicros: b.amountMicros.toString(),
     currency: b.currency,
     thresholds: parseThresholds(b.thresholds),
-    status: statusDto(await loadBudgetFigures(client, b, now)),
+    status: statusDto(figures),
     createdAt: b.createdAt.toISOString(),
     updatedAt: b.updatedAt.toISOString(),
   };
@@ -37,7 +37,8 @@ export async function listBudgets({
 }): Promise<BudgetList> {
   const rows = await client.budget.findMany({ orderBy: [{ scopeKind: "asc" }, { name: "asc" }] });
   const visible = rows.filter((b) => budgetInScope(scope, b));
-  return { budgets: await Promise.all(visible.map((b) => toDto(client, b, now))) };
+  const figures = await loadBudgetFiguresMany(client, visible, now);
+  return { budgets: visible.map((b, i) => toDto(b, figures[i] as BudgetFigures)) };
 }
 
 /** One budget; another team's budget does not exist for a team-limited user (404). */
@@ -47,5 +48,5 @@ export async function getBudget(
 ): Promise<BudgetDto> {
   const b = await client.budget.findUnique({ where: { id } });
   if (!b || !budgetInScope(scope, b)) throw new NotFoundError(`budget ${id}`);
-  return toDto(client, b, now);
+  return toDto(b, await loadBudgetFigures(client, b, now));
 }
