@@ -127,10 +127,24 @@ export async function swapIn(db: Db, runId: string, audit: AuditInput): Promise<
         FROM "RepriceStage" AS s JOIN "UsageHour" AS u ON u."id" = s."usageHourId"
         WHERE s."runId" = ${runId} AND h."hostId" = u."hostId"
           AND h."hourStart" = u."hourStart" AND h."gpuKey" = u."gpuKey"`;
+      // the day roll-up of the hosts it touched follows the swapped costs in the same transaction
+      // (issue 27), over the days from their first to their last re-priced hour
+      const touched = await tx.$queryRaw<{ hostId: string; lo: unknown; hi: unknown }[]>`
+        SELECT u."hostId" AS "hostId", MIN(u."hourStart") AS lo, MAX(u."hourStart") AS hi
+        FROM "RepriceStage" AS s JOIN "UsageHour" AS u ON u."id" = s."usageHourId"
+        WHERE s."runId" = ${runId} GROUP BY u."hostId"`;
       await tx.repriceStage.deleteMany({ where: { runId } });
-      // the month's day roll-up follows the swapped costs in the same transaction (issue 27)
       const run = await tx.repriceRun.findUniqueOrThrow({ where: { id: runId } });
-      await refreshUsageDays(tx, monthBounds(run.month));
+      const { from, to } = monthBounds(run.month);
+      const at = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).getTime();
+      const lo = Math.max(from.getTime(), Math.min(...touched.map((t) => at(t.lo))));
+      const hi = Math.min(to.getTime(), Math.max(...touched.map((t) => at(t.hi))) + 1);
+      for (const hostIds of chunks(
+        touched.map((t) => t.hostId),
+        ID_CHUNK,
+      )) {
+        await refreshUsageDays(tx, { from: new Date(lo), to: new Date(hi), hostIds });
+      }
       await tx.auditEvent.create({ data: auditData(audit) });
     },
     { timeout: SWAP_TIMEOUT_MS, maxWait: SWAP_TIMEOUT_MS },

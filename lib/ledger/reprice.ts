@@ -7,6 +7,7 @@ import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { microsSchema } from "../zod/schemas/common.ts";
 import { monthSchema } from "../zod/schemas/month.ts";
 import type { RepriceHostDto, RepriceResultDto } from "../zod/schemas/reprice.ts";
+import { planSql, stageSql } from "./reprice-fast.ts";
 import { byUuid } from "./reprice-math.ts";
 import {
   abandonRun,
@@ -53,6 +54,14 @@ function pageSize(pageRows: number | undefined): number {
 }
 
 const abs = (v: bigint): bigint => (v < 0n ? -v : v);
+
+/**
+ * Whether the month is re-priced set-based (reprice-fast.ts): from the catalogue, unless a test
+ * asks for the per-row pass's pages (pageRows) to cut host-hours across them. The bills' actuals
+ * come from lib/billing per host-hour, so that source takes the per-row pass.
+ */
+const setBased = (source: RepriceSource, pageRows: number | undefined): boolean =>
+  source.kind === "catalogue" && pageRows === undefined;
 
 async function toResult(
   db: Db,
@@ -118,10 +127,10 @@ export async function previewReprice(
 ): Promise<RepriceResultDto> {
   const bounds = checkMonth(opts.month, opts.now);
   const source = opts.source ?? CATALOGUE;
-  const tally = await scanMonth(db, bounds, await loadPriceRows(db), {
-    pageRows: pageSize(opts.pageRows),
-    source,
-  });
+  const prices = await loadPriceRows(db);
+  const tally = setBased(source, opts.pageRows)
+    ? (await planSql(db, bounds, prices)).tally
+    : await scanMonth(db, bounds, prices, { pageRows: pageSize(opts.pageRows), source });
   return toResult(db, opts.month, source, tally, {
     closed: bounds.closed,
     applied: false,
@@ -178,7 +187,8 @@ export async function applyReprice(
   const prices = await loadPriceRows(db);
   const pageRows = pageSize(opts.pageRows);
   const source = opts.source ?? CATALOGUE;
-  const check = await scanMonth(db, bounds, prices, { pageRows, source });
+  const plan = setBased(source, opts.pageRows) ? await planSql(db, bounds, prices) : null;
+  const check = plan ? plan.tally : await scanMonth(db, bounds, prices, { pageRows, source });
   if (check.newTotal !== expected) throw stale(opts.month, check.newTotal, expected);
 
   const runId = await startRun(db, {
@@ -193,14 +203,17 @@ export async function applyReprice(
   let done: Tally;
   try {
     let page = 0;
-    done = await scanMonth(db, bounds, prices, {
-      pageRows,
-      source,
-      onPage: async (changes) => {
-        await stagePage(db, runId, changes);
-        await opts.onStagedPage?.(++page);
-      },
-    });
+    if (plan) await stageSql(db, runId, plan, bounds, opts.onStagedPage);
+    done = plan
+      ? plan.tally
+      : await scanMonth(db, bounds, prices, {
+          pageRows,
+          source,
+          onPage: async (changes) => {
+            await stagePage(db, runId, changes);
+            await opts.onStagedPage?.(++page);
+          },
+        });
     if (done.newTotal !== expected) throw stale(opts.month, done.newTotal, expected);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
