@@ -1,5 +1,5 @@
-// EXPLAIN (ANALYZE, BUFFERS) of the set-based re-pricing's main statement (the month's tally,
-// lib/ledger/reprice-sql.ts) for `npm run bench:ledger-year`, with the prices the app would use.
+// EXPLAIN (ANALYZE, BUFFERS) of the set-based re-pricing's main statement (the preview's tally of
+// the month, lib/ledger/reprice-sql.ts) for `npm run bench:ledger-year`, with the prices the app would use.
 import pg from "pg";
 import { monthBounds } from "../../lib/core/months.ts";
 import type { Db } from "../../lib/db.ts";
@@ -16,7 +16,7 @@ export async function explainReprice(db: Db, url: string, month: string): Promis
     await hostLabels(db),
     bounds,
   );
-  const { sql, values } = tallyStatement("postgres", table, bounds);
+  const { sql, values } = tallyStatement("postgres", table, bounds, true);
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {

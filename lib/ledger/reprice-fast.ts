@@ -6,7 +6,8 @@ import type { PriceRow } from "../pricing/types.ts";
 import { monthGroups, priceTable, type PriceTable } from "./reprice-prices.ts";
 import { stagePage } from "./reprice-run.ts";
 import { CATALOGUE } from "./reprice-source.ts";
-import { dialectOf, stageRange, tallyRange, type RangeTally } from "./reprice-sql.ts";
+import { dialectOf } from "./reprice-sql-ctes.ts";
+import { stageRange, tallyRange, type RangeTally } from "./reprice-sql.ts";
 import {
   chunks,
   hostLabels,
@@ -26,58 +27,57 @@ import {
 // slices) go through the per-row pass (reprice-store.ts tallyHour), read by host and hour. The two
 // tallies add up to what the per-row pass over the whole month gives (reprice-sql.test.ts).
 
-/** What the check pass found: the tally, the prices it used, the per-row part's changed rows. */
+/** What a pass found: the tally, the prices it used, the per-row part's changed rows. */
 export interface SqlPlan {
   tally: Tally;
   table: PriceTable;
-  /** rows the SQL stages (its part of tally.rowsChanged) */
-  sqlRows: number;
-  /** the changed rows of the hours priced in Node */
-  nodeChanges: RowChange[];
+  /** the changed rows of the hours on actuals (priced in Node) */
+  actualChanges: RowChange[];
 }
 
 /** Rows per staged batch of the per-row part (createMany). */
 const STAGE_ROWS = 5_000;
 
-/** The month's tally at today's catalogue, priced set-based; writes nothing. */
+/**
+ * The month's tally at today's catalogue, priced set-based; writes nothing. With `detail` (the
+ * preview) it counts the rows that change too, splitting the changed hours (MIG hours per row in
+ * Node); without (apply's checks), tally.rowsChanged counts only the hours on actuals' rows.
+ */
 export async function planSql(
   db: Db,
   bounds: { from: Date; to: Date },
   prices: readonly PriceRow[],
+  detail: boolean,
 ): Promise<SqlPlan> {
   const hostOf = await hostLabels(db);
   let table = priceTable(await monthGroups(db, bounds, false), prices, hostOf, bounds);
-  let found = await tallyRange(db, table, bounds);
+  let found = await tallyRange(db, table, bounds, detail);
   if (found.keys.some((k) => k.missingHours > 0)) {
     // the roll-up lacks a group (a ledger older than the roll-up): take them from the ledger
     table = priceTable(await monthGroups(db, bounds, true), prices, hostOf, bounds);
-    found = await tallyRange(db, table, bounds);
+    found = await tallyRange(db, table, bounds, detail);
     if (found.keys.some((k) => k.missingHours > 0)) {
       throw new Error("re-pricing: ledger hours outside every attribution group of the month");
     }
   }
   const t = sqlTally(found);
-  const sqlRows = t.tally.rowsChanged;
-  const nodeHours = [...found.migHours];
-  if (found.keys.some((k) => k.actualHours > 0)) {
-    nodeHours.push(
-      ...(await db.usageHour.findMany({
+  const actualHours = found.keys.some((k) => k.actualHours > 0)
+    ? await db.usageHour.findMany({
         where: {
           hourStart: { gte: bounds.from, lt: bounds.to },
           gpuKey: "host",
           actualSource: { not: null },
         },
         select: { hostId: true, hourStart: true },
-      })),
-    );
+      })
+    : [];
+  const actual = await tallyInNode(db, actualHours, prices, hostOf);
+  if (detail) {
+    // MIG hours: the SQL tallied their host rows; their rows are split per row in Node
+    const mig = await tallyInNode(db, found.migHours, prices, hostOf);
+    t.tally.rowsChanged += mig.tally.rowsChanged;
   }
-  const node = await tallyInNode(db, nodeHours, prices, hostOf);
-  return {
-    tally: merge(t, node),
-    table,
-    sqlRows,
-    nodeChanges: node.changes,
-  };
+  return { tally: merge(t, actual), table, actualChanges: actual.changes };
 }
 
 interface Part {
@@ -185,38 +185,38 @@ function merge(a: Part, b: Part): Tally {
 
 /**
  * Stages `plan` under `runId`: the SQL's rows (each statement its own transaction, the run's
- * heartbeat after each), then the per-row part's rows. Refused (the run
- * stays to be abandoned by the caller) when the SQL stages other than the check pass counted.
+ * heartbeat after each), then the changed MIG hours' and the hours on actuals' rows, per row;
+ * returns the rows staged.
  */
 export async function stageSql(
   db: Db,
   runId: string,
   plan: SqlPlan,
   bounds: { from: Date; to: Date },
+  prices: readonly PriceRow[],
   onStagedPage?: (page: number) => Promise<void>,
-): Promise<void> {
+): Promise<number> {
   let page = 0;
   let staged = 0;
+  const migHours: { hostId: string; hourStart: Date }[] = [];
   // SQLite: a day a statement, so its one writer lock is never held long (the collector writes
   // meanwhile); PostgreSQL: the month in one statement (rows it writes lock nothing others use)
   const step = dialectOf(db) === "postgres" ? bounds.to.getTime() - bounds.from.getTime() : DAY_MS;
   for (let t = bounds.from.getTime(); t < bounds.to.getTime(); t += step) {
     const range = { from: new Date(t), to: new Date(Math.min(t + step, bounds.to.getTime())) };
-    const n = await stageRange(db, runId, plan.table, range);
-    staged += n;
-    await heartbeat(db, runId, n);
+    const done = await stageRange(db, runId, plan.table, range);
+    staged += done.rows;
+    migHours.push(...done.migHours);
+    await heartbeat(db, runId, done.rows);
     await onStagedPage?.(++page);
   }
-  if (staged !== plan.sqlRows) {
-    throw new ConflictError(
-      `usage changed since the check: ${staged} rows staged where ${plan.sqlRows} were ` +
-        "counted; preview again",
-    );
-  }
-  for (const part of chunks(plan.nodeChanges, STAGE_ROWS)) {
+  const mig = await tallyInNode(db, migHours, prices, await hostLabels(db));
+  const perRow = [...mig.changes, ...plan.actualChanges];
+  for (const part of chunks(perRow, STAGE_ROWS)) {
     await stagePage(db, runId, part);
     await onStagedPage?.(++page);
   }
+  return staged + perRow.length;
 }
 
 async function heartbeat(db: Db, runId: string, rows: number): Promise<void> {

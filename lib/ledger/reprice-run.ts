@@ -99,7 +99,13 @@ export async function stagePage(db: Db, runId: string, changes: readonly RowChan
  * Swaps the staged values into the ledger, marks the run applied and writes `audit`, in one
  * transaction; refused when the run is no longer staging (abandoned).
  */
-export async function swapIn(db: Db, runId: string, audit: AuditInput): Promise<void> {
+export async function swapIn(
+  db: Db,
+  runId: string,
+  audit: AuditInput,
+  /** the hosts whose hours it re-prices, when the caller knows them (else read from the stage) */
+  hostIds?: readonly string[],
+): Promise<void> {
   await db.$transaction(
     async (tx) => {
       const claimed = await tx.repriceRun.updateMany({
@@ -129,21 +135,23 @@ export async function swapIn(db: Db, runId: string, audit: AuditInput): Promise<
           AND h."hourStart" = u."hourStart" AND h."gpuKey" = u."gpuKey"`;
       // the day roll-up of the hosts it touched follows the swapped costs in the same transaction
       // (issue 27), over the days from their first to their last re-priced hour
-      const touched = await tx.$queryRaw<{ hostId: string; lo: unknown; hi: unknown }[]>`
+      const run = await tx.repriceRun.findUniqueOrThrow({ where: { id: runId } });
+      const month = monthBounds(run.month);
+      const touched = hostIds
+        ? hostIds.map((hostId) => ({ hostId, lo: month.from, hi: month.to }))
+        : await tx.$queryRaw<{ hostId: string; lo: unknown; hi: unknown }[]>`
         SELECT u."hostId" AS "hostId", MIN(u."hourStart") AS lo, MAX(u."hourStart") AS hi
         FROM "RepriceStage" AS s JOIN "UsageHour" AS u ON u."id" = s."usageHourId"
         WHERE s."runId" = ${runId} GROUP BY u."hostId"`;
       await tx.repriceStage.deleteMany({ where: { runId } });
-      const run = await tx.repriceRun.findUniqueOrThrow({ where: { id: runId } });
-      const { from, to } = monthBounds(run.month);
       const at = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).getTime();
-      const lo = Math.max(from.getTime(), Math.min(...touched.map((t) => at(t.lo))));
-      const hi = Math.min(to.getTime(), Math.max(...touched.map((t) => at(t.hi))) + 1);
-      for (const hostIds of chunks(
+      const lo = Math.max(month.from.getTime(), Math.min(...touched.map((t) => at(t.lo))));
+      const hi = Math.min(month.to.getTime(), Math.max(...touched.map((t) => at(t.hi))) + 1);
+      for (const part of chunks(
         touched.map((t) => t.hostId),
         ID_CHUNK,
       )) {
-        await refreshUsageDays(tx, { from: new Date(lo), to: new Date(hi), hostIds });
+        await refreshUsageDays(tx, { from: new Date(lo), to: new Date(hi), hostIds: part });
       }
       await tx.auditEvent.create({ data: auditData(audit) });
     },
