@@ -103,7 +103,7 @@ export async function swapIn(
   db: Db,
   runId: string,
   audit: AuditInput,
-  /** the hosts whose hours it re-prices, when the caller knows them (else read from the stage) */
+  /** the hosts whose hours it re-prices, when the caller knows them (else every host is rolled up) */
   hostIds?: readonly string[],
 ): Promise<void> {
   await db.$transaction(
@@ -133,25 +133,14 @@ export async function swapIn(
         FROM "RepriceStage" AS s JOIN "UsageHour" AS u ON u."id" = s."usageHourId"
         WHERE s."runId" = ${runId} AND h."hostId" = u."hostId"
           AND h."hourStart" = u."hourStart" AND h."gpuKey" = u."gpuKey"`;
-      // the day roll-up of the hosts it touched follows the swapped costs in the same transaction
-      // (issue 27), over the days from their first to their last re-priced hour
+      await tx.repriceStage.deleteMany({ where: { runId } });
+      // the month's day roll-up follows the swapped costs in the same transaction (issue 27): of
+      // the hosts it re-prices when the caller names them, else of every host
       const run = await tx.repriceRun.findUniqueOrThrow({ where: { id: runId } });
       const month = monthBounds(run.month);
-      const touched = hostIds
-        ? hostIds.map((hostId) => ({ hostId, lo: month.from, hi: month.to }))
-        : await tx.$queryRaw<{ hostId: string; lo: unknown; hi: unknown }[]>`
-        SELECT u."hostId" AS "hostId", MIN(u."hourStart") AS lo, MAX(u."hourStart") AS hi
-        FROM "RepriceStage" AS s JOIN "UsageHour" AS u ON u."id" = s."usageHourId"
-        WHERE s."runId" = ${runId} GROUP BY u."hostId"`;
-      await tx.repriceStage.deleteMany({ where: { runId } });
-      const at = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).getTime();
-      const lo = Math.max(month.from.getTime(), Math.min(...touched.map((t) => at(t.lo))));
-      const hi = Math.min(month.to.getTime(), Math.max(...touched.map((t) => at(t.hi))) + 1);
-      for (const part of chunks(
-        touched.map((t) => t.hostId),
-        ID_CHUNK,
-      )) {
-        await refreshUsageDays(tx, { from: new Date(lo), to: new Date(hi), hostIds: part });
+      if (!hostIds) await refreshUsageDays(tx, month);
+      for (const part of chunks(hostIds ?? [], ID_CHUNK)) {
+        await refreshUsageDays(tx, { ...month, hostIds: part });
       }
       await tx.auditEvent.create({ data: auditData(audit) });
     },
