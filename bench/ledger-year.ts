@@ -266,9 +266,9 @@ async function repriceGoal(db: Db, url: string, goals: Goal[]): Promise<void> {
       ? {}
       : {
           reason:
-            "set-based in SQL (lib/ledger/reprice-sql.ts): the month's host rows are scanned " +
-            "by the check and the preview, and each changed row is staged and swapped; see " +
-            "the parts above",
+            "set-based in SQL (lib/ledger/reprice-sql.ts); what is left is writing each " +
+            "changed GPU-hour row twice (staged, then swapped into UsageHour and its four " +
+            "indexes) and the touched hosts' roll-up through the client: see the parts above",
         }),
   });
 }
