@@ -5,7 +5,9 @@ import { auditData, type AuditInput } from "../auth/audit.ts";
 import type { Db } from "../db.ts";
 import { monthBounds } from "../core/months.ts";
 import { chunks, ID_CHUNK, type RowChange } from "./reprice-store.ts";
+import { dialectOf } from "./reprice-sql-ctes.ts";
 import { refreshUsageDays } from "./usage-days.ts";
+import { refreshHostDaysSql } from "./usage-days-sql.ts";
 
 // A re-pricing run writes a month's new ledger values so that the month moves from its old total
 // to its new one at once or not at all, whatever dies part-way (issue 23; docs/architecture.md,
@@ -138,10 +140,8 @@ export async function swapIn(
       // the hosts it re-prices when the caller names them, else of every host
       const run = await tx.repriceRun.findUniqueOrThrow({ where: { id: runId } });
       const month = monthBounds(run.month);
-      if (!hostIds) await refreshUsageDays(tx, month);
-      for (const part of chunks(hostIds ?? [], ID_CHUNK)) {
-        await refreshUsageDays(tx, { ...month, hostIds: part });
-      }
+      if (hostIds) await refreshHostDaysSql(tx, dialectOf(db), { ...month, hostIds });
+      else await refreshUsageDays(tx, month);
       await tx.auditEvent.create({ data: auditData(audit) });
     },
     { timeout: SWAP_TIMEOUT_MS, maxWait: SWAP_TIMEOUT_MS },

@@ -56,14 +56,10 @@ interface DayRow extends Key {
 }
 
 /** The roll-up rows of one UTC day (all hosts, or one), computed from the ledger. */
-async function computeDay(
-  store: DayStore,
-  day: Date,
-  which: { hostId?: string; hostIds?: readonly string[] },
-): Promise<DayRow[]> {
+async function computeDay(store: DayStore, day: Date, hostId?: string): Promise<DayRow[]> {
   const where = {
     hourStart: { gte: day, lt: new Date(day.getTime() + DAY_MS) },
-    ...hostWhere(which),
+    ...(hostId === undefined ? {} : { hostId }),
   };
   const [hosts, actuals, gpus] = await Promise.all([
     store.usageHour.groupBy({
@@ -135,13 +131,6 @@ async function computeDay(
   return [...rows.values()];
 }
 
-/** One host, some hosts (ids), or every host. */
-function hostWhere(hosts: { hostId?: string; hostIds?: readonly string[] }) {
-  if (hosts.hostId !== undefined) return { hostId: hosts.hostId };
-  if (hosts.hostIds !== undefined) return { hostId: { in: [...hosts.hostIds] } };
-  return {};
-}
-
 /** A day of a large fleet's ledger (10,000 GPUs: 240,000 GPU-hours) takes seconds to roll up. */
 export const DAY_TX_TIMEOUT_MS = 5 * 60_000;
 
@@ -149,19 +138,20 @@ export const DAY_TX_TIMEOUT_MS = 5 * 60_000;
 const WRITE_ROWS = 2_000;
 
 /**
- * Recomputes the roll-up of every UTC day that [from, to) touches, for every host, one or some
- * (`hostIds`: the re-pricing swap's touched hosts), from the ledger. Run it in the transaction that
- * changed those ledger rows.
+ * Recomputes the roll-up of every UTC day that [from, to) touches, for every host or one, from the
+ * ledger. Run it in the transaction that changed those ledger rows.
  */
 export async function refreshUsageDays(
   store: DayStore,
-  range: { from: Date; to: Date; hostId?: string; hostIds?: readonly string[] },
+  range: { from: Date; to: Date; hostId?: string },
 ): Promise<number> {
   let written = 0;
   for (let t = dayOf(range.from).getTime(); t < range.to.getTime(); t += DAY_MS) {
     const day = new Date(t);
-    const rows = await computeDay(store, day, range);
-    await store.usageDay.deleteMany({ where: { day, ...hostWhere(range) } });
+    const rows = await computeDay(store, day, range.hostId);
+    await store.usageDay.deleteMany({
+      where: { day, ...(range.hostId === undefined ? {} : { hostId: range.hostId }) },
+    });
     for (let i = 0; i < rows.length; i += WRITE_ROWS) {
       await store.usageDay.createMany({ data: rows.slice(i, i + WRITE_ROWS) });
     }
