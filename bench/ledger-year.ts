@@ -268,7 +268,7 @@ async function repriceGoal(db: Db, url: string, goals: Goal[]): Promise<void> {
           reason:
             "set-based in SQL (lib/ledger/reprice-sql.ts); what is left is writing each " +
             "changed GPU-hour row twice (staged, then swapped into UsageHour and its four " +
-            "indexes) and the touched hosts' roll-up through the client: see the parts above",
+            "indexes): see the parts above",
         }),
   });
 }
