@@ -5,7 +5,9 @@ import { auditData, type AuditInput } from "../auth/audit.ts";
 import type { Db } from "../db.ts";
 import { monthBounds } from "../core/months.ts";
 import { chunks, ID_CHUNK, type RowChange } from "./reprice-store.ts";
+import { dialectOf } from "./reprice-sql-ctes.ts";
 import { refreshUsageDays } from "./usage-days.ts";
+import { refreshHostDaysSql } from "./usage-days-sql.ts";
 
 // A re-pricing run writes a month's new ledger values so that the month moves from its old total
 // to its new one at once or not at all, whatever dies part-way (issue 23; docs/architecture.md,
@@ -99,7 +101,13 @@ export async function stagePage(db: Db, runId: string, changes: readonly RowChan
  * Swaps the staged values into the ledger, marks the run applied and writes `audit`, in one
  * transaction; refused when the run is no longer staging (abandoned).
  */
-export async function swapIn(db: Db, runId: string, audit: AuditInput): Promise<void> {
+export async function swapIn(
+  db: Db,
+  runId: string,
+  audit: AuditInput,
+  /** the hosts whose hours it re-prices, when the caller knows them (else every host is rolled up) */
+  hostIds?: readonly string[],
+): Promise<void> {
   await db.$transaction(
     async (tx) => {
       const claimed = await tx.repriceRun.updateMany({
@@ -128,9 +136,12 @@ export async function swapIn(db: Db, runId: string, audit: AuditInput): Promise<
         WHERE s."runId" = ${runId} AND h."hostId" = u."hostId"
           AND h."hourStart" = u."hourStart" AND h."gpuKey" = u."gpuKey"`;
       await tx.repriceStage.deleteMany({ where: { runId } });
-      // the month's day roll-up follows the swapped costs in the same transaction (issue 27)
+      // the month's day roll-up follows the swapped costs in the same transaction (issue 27): of
+      // the hosts it re-prices when the caller names them, else of every host
       const run = await tx.repriceRun.findUniqueOrThrow({ where: { id: runId } });
-      await refreshUsageDays(tx, monthBounds(run.month));
+      const month = monthBounds(run.month);
+      if (hostIds) await refreshHostDaysSql(tx, dialectOf(db), { ...month, hostIds });
+      else await refreshUsageDays(tx, month);
       await tx.auditEvent.create({ data: auditData(audit) });
     },
     { timeout: SWAP_TIMEOUT_MS, maxWait: SWAP_TIMEOUT_MS },

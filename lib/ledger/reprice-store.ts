@@ -9,7 +9,7 @@ import { repriceFromSource, type RepriceSource } from "./reprice-source.ts";
 // A month of the ledger for re-pricing, streamed in pages of rows and grouped into host-hours
 // (reprice-math.ts prices each), with the month's old and new totals tallied as it goes.
 
-const ROW_SELECT = {
+export const ROW_SELECT = {
   id: true,
   hourStart: true,
   hostId: true,
@@ -30,7 +30,7 @@ const ROW_SELECT = {
   listCostMicros: true,
 } as const;
 
-interface LedgerRecord extends StoredLedgerRow {
+export interface LedgerRecord extends StoredLedgerRow {
   id: string;
   hourStart: Date;
   hostId: string;
@@ -98,7 +98,7 @@ async function* hostHourPages(
  * (Tencent's China site or international) and its zone a spot hour's market price, as when the
  * ledger priced the hour.
  */
-function pricer(
+export function pricer(
   rows: readonly PriceRow[],
   hostOf: (hostId: string) => HostFacts,
 ): (host: LedgerRecord) => PriceLookup {
@@ -123,7 +123,7 @@ function pricer(
   };
 }
 
-interface HostFacts {
+export interface HostFacts {
   labels: Record<string, string>;
   zone: string | null;
 }
@@ -132,7 +132,7 @@ interface HostFacts {
  * Every host's labels (parsed once), for the account that picks a site's price list, and its
  * zone, for a spot hour's market price (spot price history), as when the ledger priced the hour.
  */
-async function hostLabels(db: Db): Promise<(hostId: string) => HostFacts> {
+export async function hostLabels(db: Db): Promise<(hostId: string) => HostFacts> {
   const hosts = await db.host.findMany({ select: { id: true, labels: true, zone: true } });
   const byId = new Map(hosts.map((h) => [h.id, { labels: parseLabels(h.labels), zone: h.zone }]));
   return (id) => byId.get(id) ?? { labels: {}, zone: null };
@@ -183,7 +183,17 @@ export async function scanMonth(
   },
 ): Promise<Tally> {
   const priceOf = pricer(prices, await hostLabels(db));
-  const t: Tally = {
+  const t = newTally();
+  for await (const groups of hostHourPages(db, bounds.from, bounds.to, opts.pageRows)) {
+    const changes: RowChange[] = [];
+    for (const rows of groups) tallyHour(t, rows, opts.source, priceOf, changes);
+    if (opts.onPage) await opts.onPage(changes);
+  }
+  return t;
+}
+
+export function newTally(): Tally {
+  return {
     oldTotal: 0n,
     newTotal: 0n,
     currency: null,
@@ -196,58 +206,61 @@ export async function scanMonth(
     rowsChanged: 0,
     hosts: new Map(),
   };
-  for await (const groups of hostHourPages(db, bounds.from, bounds.to, opts.pageRows)) {
-    const changes: RowChange[] = [];
-    for (const rows of groups) {
-      const host = rows.find((r) => r.gpuKey === HOST_KEY);
-      // Every ledger hour has its host row; GPU rows without one are not a cost we can re-derive.
-      if (!host) continue;
-      const next = repriceFromSource(rows, opts.source, () => priceOf(host));
-      let hourChanged = false;
-      let hostNew = host.costMicros;
-      let hostPricedAfter = host.priced;
-      let hostActualAfter = host.actualSource !== null;
-      rows.forEach((r, i) => {
-        const v = next[i];
-        if (!v) return;
-        if (r.gpuKey === HOST_KEY) {
-          hostNew = v.costMicros;
-          hostPricedAfter = v.priced;
-          hostActualAfter = v.actualSource !== null;
-          t.currency ??= v.priced ? v.currency : null;
-        }
-        if (rowChanges(r, v)) {
-          hourChanged = true;
-          t.rowsChanged++;
-          changes.push({ id: r.id, values: v });
-        }
-      });
-      t.hoursTotal++;
-      t.oldTotal += host.costMicros;
-      t.newTotal += hostNew;
-      if (!hostPricedAfter) t.unpricedAfter++;
-      if (hostActualAfter) t.actualAfter++;
-      const hostKey = [host.hostId, host.instanceType, host.pricingModel].join("\u0000");
-      const h = t.hosts.get(hostKey) ?? {
-        hostId: host.hostId,
-        instanceType: host.instanceType,
-        pricingModel: host.pricingModel,
-        oldMicros: 0n,
-        newMicros: 0n,
-        hoursChanged: 0,
-      };
-      h.oldMicros += host.costMicros;
-      h.newMicros += hostNew;
-      t.hosts.set(hostKey, h);
-      if (!hourChanged) continue;
-      h.hoursChanged++;
-      t.hoursChanged++;
-      if (!host.priced && hostPricedAfter) t.newlyPriced++;
-      if (host.priced && !hostPricedAfter) t.newlyUnpriced++;
+}
+
+/** Re-prices one host-hour's rows into `t`, pushing its changed rows onto `changes`. */
+export function tallyHour(
+  t: Tally,
+  rows: LedgerRecord[],
+  source: RepriceSource,
+  priceOf: (host: LedgerRecord) => PriceLookup,
+  changes: RowChange[],
+): void {
+  const host = rows.find((r) => r.gpuKey === HOST_KEY);
+  // Every ledger hour has its host row; GPU rows without one are not a cost we can re-derive.
+  if (!host) return;
+  const next = repriceFromSource(rows, source, () => priceOf(host));
+  let hourChanged = false;
+  let hostNew = host.costMicros;
+  let hostPricedAfter = host.priced;
+  let hostActualAfter = host.actualSource !== null;
+  rows.forEach((r, i) => {
+    const v = next[i];
+    if (!v) return;
+    if (r.gpuKey === HOST_KEY) {
+      hostNew = v.costMicros;
+      hostPricedAfter = v.priced;
+      hostActualAfter = v.actualSource !== null;
+      t.currency ??= v.priced ? v.currency : null;
     }
-    if (opts.onPage) await opts.onPage(changes);
-  }
-  return t;
+    if (rowChanges(r, v)) {
+      hourChanged = true;
+      t.rowsChanged++;
+      changes.push({ id: r.id, values: v });
+    }
+  });
+  t.hoursTotal++;
+  t.oldTotal += host.costMicros;
+  t.newTotal += hostNew;
+  if (!hostPricedAfter) t.unpricedAfter++;
+  if (hostActualAfter) t.actualAfter++;
+  const hostKey = [host.hostId, host.instanceType, host.pricingModel].join("\u0000");
+  const h = t.hosts.get(hostKey) ?? {
+    hostId: host.hostId,
+    instanceType: host.instanceType,
+    pricingModel: host.pricingModel,
+    oldMicros: 0n,
+    newMicros: 0n,
+    hoursChanged: 0,
+  };
+  h.oldMicros += host.costMicros;
+  h.newMicros += hostNew;
+  t.hosts.set(hostKey, h);
+  if (!hourChanged) return;
+  h.hoursChanged++;
+  t.hoursChanged++;
+  if (!host.priced && hostPricedAfter) t.newlyPriced++;
+  if (host.priced && !hostPricedAfter) t.newlyUnpriced++;
 }
 
 /** Ids per statement (… WHERE id IN (…)), well under SQLite's and PostgreSQL's parameter limits. */

@@ -7,6 +7,7 @@ import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { microsSchema } from "../zod/schemas/common.ts";
 import { monthSchema } from "../zod/schemas/month.ts";
 import type { RepriceHostDto, RepriceResultDto } from "../zod/schemas/reprice.ts";
+import { planSql, stageSql } from "./reprice-fast.ts";
 import { byUuid } from "./reprice-math.ts";
 import {
   abandonRun,
@@ -53,6 +54,14 @@ function pageSize(pageRows: number | undefined): number {
 }
 
 const abs = (v: bigint): bigint => (v < 0n ? -v : v);
+
+/**
+ * Whether the month is re-priced set-based (reprice-fast.ts): from the catalogue, unless a test
+ * asks for the per-row pass's pages (pageRows) to cut host-hours across them. The bills' actuals
+ * come from lib/billing per host-hour, so that source takes the per-row pass.
+ */
+const setBased = (source: RepriceSource, pageRows: number | undefined): boolean =>
+  source.kind === "catalogue" && pageRows === undefined;
 
 async function toResult(
   db: Db,
@@ -118,10 +127,10 @@ export async function previewReprice(
 ): Promise<RepriceResultDto> {
   const bounds = checkMonth(opts.month, opts.now);
   const source = opts.source ?? CATALOGUE;
-  const tally = await scanMonth(db, bounds, await loadPriceRows(db), {
-    pageRows: pageSize(opts.pageRows),
-    source,
-  });
+  const prices = await loadPriceRows(db);
+  const tally = setBased(source, opts.pageRows)
+    ? (await planSql(db, bounds, prices, true)).tally
+    : await scanMonth(db, bounds, prices, { pageRows: pageSize(opts.pageRows), source });
   return toResult(db, opts.month, source, tally, {
     closed: bounds.closed,
     applied: false,
@@ -178,7 +187,9 @@ export async function applyReprice(
   const prices = await loadPriceRows(db);
   const pageRows = pageSize(opts.pageRows);
   const source = opts.source ?? CATALOGUE;
-  const check = await scanMonth(db, bounds, prices, { pageRows, source });
+  // set-based, the check reads only the month's host rows: it is the totals that must match
+  const plan = setBased(source, opts.pageRows) ? await planSql(db, bounds, prices, false) : null;
+  const check = plan ? plan.tally : await scanMonth(db, bounds, prices, { pageRows, source });
   if (check.newTotal !== expected) throw stale(opts.month, check.newTotal, expected);
 
   const runId = await startRun(db, {
@@ -193,14 +204,21 @@ export async function applyReprice(
   let done: Tally;
   try {
     let page = 0;
-    done = await scanMonth(db, bounds, prices, {
-      pageRows,
-      source,
-      onPage: async (changes) => {
-        await stagePage(db, runId, changes);
-        await opts.onStagedPage?.(++page);
-      },
-    });
+    if (plan) {
+      const staged = await stageSql(db, runId, plan, bounds, prices, opts.onStagedPage);
+      // the month's totals again, after staging, as the per-row pass re-tallies while it stages
+      done = (await planSql(db, bounds, prices, false)).tally;
+      done.rowsChanged = staged;
+    } else {
+      done = await scanMonth(db, bounds, prices, {
+        pageRows,
+        source,
+        onPage: async (changes) => {
+          await stagePage(db, runId, changes);
+          await opts.onStagedPage?.(++page);
+        },
+      });
+    }
     if (done.newTotal !== expected) throw stale(opts.month, done.newTotal, expected);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
@@ -208,24 +226,35 @@ export async function applyReprice(
     await abandonRun(db, runId, opts.by, `failed while staging: ${reason}`).catch(() => false);
     throw e;
   }
-  await swapIn(db, runId, {
-    actor: opts.by,
-    action: bounds.closed ? "pricing.reprice.reopen" : "pricing.reprice",
-    target: opts.month,
-    detail: {
-      runId,
-      oldTotalMicros: done.oldTotal.toString(),
-      newTotalMicros: done.newTotal.toString(),
-      hoursChanged: done.hoursChanged,
-      rowsChanged: done.rowsChanged,
-      reopened: bounds.closed,
-      source: source.kind,
-      ...(source.kind === "bill"
-        ? { imports: [...source.imports], hoursOnActuals: done.actualAfter }
-        : {}),
+  await swapIn(
+    db,
+    runId,
+    {
+      actor: opts.by,
+      action: bounds.closed ? "pricing.reprice.reopen" : "pricing.reprice",
+      target: opts.month,
+      detail: {
+        runId,
+        oldTotalMicros: done.oldTotal.toString(),
+        newTotalMicros: done.newTotal.toString(),
+        hoursChanged: done.hoursChanged,
+        rowsChanged: done.rowsChanged,
+        reopened: bounds.closed,
+        source: source.kind,
+        ...(source.kind === "bill"
+          ? { imports: [...source.imports], hoursOnActuals: done.actualAfter }
+          : {}),
+      },
+      ip: opts.ip ?? null,
     },
-    ip: opts.ip ?? null,
-  });
+    plan
+      ? [
+          ...new Set(
+            [...done.hosts.values()].filter((h) => h.hoursChanged > 0).map((h) => h.hostId),
+          ),
+        ]
+      : undefined,
+  );
   return toResult(db, opts.month, source, done, {
     closed: bounds.closed,
     applied: true,
