@@ -12,7 +12,12 @@ const LAYERS = [
   ["config", ["^lib/(env|db-url)\\.ts$", "^lib/config/", "^lib/format/"]],
   [
     "platform",
-    ["^lib/(db|db-sqlite|db-plan-cache|app-metrics)\\.ts$", "^lib/generated/", "^lib/net/", "^lib/server/"],
+    [
+      "^lib/(db|db-sqlite|db-plan-cache|app-metrics)\\.ts$",
+      "^lib/generated/",
+      "^lib/net/",
+      "^lib/server/",
+    ],
   ],
   ["data", ["^lib/metrics/", "^lib/ingest/", "^lib/tick/"]],
   ["domain", ["^lib/(auth|zod|settings|pricing)/"]],
