@@ -1,5 +1,6 @@
 import "server-only";
 import { ConflictError } from "../core/errors.ts";
+import { pushTo } from "../core/group.ts";
 import { DAY_MS } from "../core/time.ts";
 import type { Db } from "../db.ts";
 import type { PriceRow } from "../pricing/types.ts";
@@ -93,14 +94,17 @@ function sqlTally(found: RangeTally): Part {
   const t = newTally();
   let first: Part["first"] = null;
   for (const k of found.keys) {
-    t.hoursTotal += k.hours;
-    t.oldTotal += k.oldMicros;
-    t.newTotal += k.newMicros;
-    t.hoursChanged += k.hoursChanged;
-    t.newlyPriced += k.newlyPriced;
-    t.newlyUnpriced += k.newlyUnpriced;
-    t.unpricedAfter += k.unpricedAfter;
-    t.rowsChanged += k.rowsChanged;
+    addCounts(t, {
+      hoursTotal: k.hours,
+      oldTotal: k.oldMicros,
+      newTotal: k.newMicros,
+      hoursChanged: k.hoursChanged,
+      newlyPriced: k.newlyPriced,
+      newlyUnpriced: k.newlyUnpriced,
+      unpricedAfter: k.unpricedAfter,
+      actualAfter: 0,
+      rowsChanged: k.rowsChanged,
+    });
     const at = k.firstPriced ? { at: k.firstPriced.getTime(), hostId: k.hostId } : null;
     if (earlier(at, first)) {
       first = at;
@@ -127,7 +131,7 @@ async function tallyInNode(
   hostOf: (hostId: string) => HostFacts,
 ): Promise<Part & { changes: RowChange[] }> {
   const byHost = new Map<string, Date[]>();
-  for (const h of hours) byHost.set(h.hostId, [...(byHost.get(h.hostId) ?? []), h.hourStart]);
+  for (const h of hours) pushTo(byHost, h.hostId, h.hourStart);
   const groups = new Map<string, LedgerRecord[]>();
   for (const [hostId, starts] of byHost) {
     for (const part of chunks(starts, ID_CHUNK)) {
@@ -137,7 +141,7 @@ async function tallyInNode(
       });
       for (const r of rows) {
         const key = `${r.hourStart.getTime().toString().padStart(16, "0")}\u0000${r.hostId}`;
-        groups.set(key, [...(groups.get(key) ?? []), r]);
+        pushTo(groups, key, r);
       }
     }
   }
@@ -157,9 +161,10 @@ async function tallyInNode(
   return { tally: t, first, changes };
 }
 
-function merge(a: Part, b: Part): Tally {
-  const t = a.tally;
-  const o = b.tally;
+type Counts = Omit<Tally, "currency" | "hosts">;
+
+/** Adds `o`'s counts and totals to `t`'s (hosts and currency are the callers'). */
+function addCounts(t: Tally, o: Counts): void {
   t.oldTotal += o.oldTotal;
   t.newTotal += o.newTotal;
   t.hoursTotal += o.hoursTotal;
@@ -169,6 +174,12 @@ function merge(a: Part, b: Part): Tally {
   t.unpricedAfter += o.unpricedAfter;
   t.actualAfter += o.actualAfter;
   t.rowsChanged += o.rowsChanged;
+}
+
+function merge(a: Part, b: Part): Tally {
+  const t = a.tally;
+  const o = b.tally;
+  addCounts(t, o);
   if (earlier(b.first, a.first)) t.currency = o.currency;
   for (const [key, h] of o.hosts) {
     const mine = t.hosts.get(key);
