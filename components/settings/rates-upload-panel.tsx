@@ -8,6 +8,7 @@ import {
   ratesUploadUrl,
   type RatesUploadResult,
 } from "@/lib/pricing/rates-upload.ts";
+import { pricingQueries } from "@/lib/queries/admin.ts";
 import { fleetQueries } from "@/lib/queries/fleet.ts";
 import {
   postFile,
@@ -26,7 +27,7 @@ export function RatesUploadPanel() {
   const flow = useUploadFlow<RatesUploadResult>(
     (f, mode) => postFile(ratesUploadUrl(f.name, mode), f, "text/csv", ratesUploadResultSchema),
     () => {
-      void client.invalidateQueries({ queryKey: ["pricing"] });
+      void client.invalidateQueries({ queryKey: pricingQueries.all() });
       void client.invalidateQueries({ queryKey: fleetQueries.all() });
     },
   );

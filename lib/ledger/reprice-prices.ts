@@ -1,4 +1,5 @@
 import "server-only";
+import { HOUR_MS } from "../core/time.ts";
 import type { Db } from "../db.ts";
 import { lookupPrice } from "../pricing/lookup.ts";
 import { ACCOUNT_LABEL, type PriceRow } from "../pricing/types.ts";
@@ -10,8 +11,6 @@ import type { HostFacts } from "./reprice-store.ts";
 // periods of constant price over the month, from lookupPrice itself at every hour start. So the
 // SQL takes exactly the price reprice-store.ts's per-row pass takes for an hour, and the catalogue's
 // rules (regions, sites, exchange rates, spot history) stay in one place.
-
-const HOUR_MS = 3_600_000;
 
 /** An attribution group of the month's ledger and its price key. */
 export interface HostGroup {

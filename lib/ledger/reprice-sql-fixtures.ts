@@ -8,12 +8,12 @@ import { installShippedCatalogue } from "@/lib/pricing/seed.ts";
 import { gpu, GIB } from "./ledger-fixtures.ts";
 import { computeLedgerHour, writeLedgerHour } from "./job.ts";
 import { applyReprice, previewReprice } from "./reprice.ts";
+import { HOUR_MS } from "../core/time.ts";
 
 export const MONTH = "2026-10";
 export const NOW = new Date("2026-10-28T00:00:00Z");
 export const FIRST = Date.parse("2026-10-10T00:00:00Z");
 export const HOURS = 30;
-export const HOUR_MS = 3_600_000;
 
 interface HostSpec {
   id: string;

@@ -1,6 +1,7 @@
 import "server-only";
 import { auditData } from "../auth/audit.ts";
 import { describeHolder, type HolderKind } from "../core/holders.ts";
+import { HOUR_MS } from "../core/time.ts";
 import type { Db } from "../db.ts";
 import { formatMoney } from "../format/money.ts";
 import { appPublicUrl } from "../notify/public-url.ts";
@@ -101,7 +102,7 @@ function what(w: Warning): string {
 const RUN_VERB: Record<string, string> = { cancel_job: "cancelled", delete_pod: "deleted" };
 
 function runMessage(w: Warning, run: RunFacts, names: string, keep: string) {
-  const hours = Math.floor((w.now.getTime() - run.since.getTime()) / 3_600_000);
+  const hours = Math.floor((w.now.getTime() - run.since.getTime()) / HOUR_MS);
   const cost =
     run.hourlyMicros === null
       ? ""

@@ -5,6 +5,7 @@ import { monthForecast } from "./forecast.ts";
 import { getScopeBudget } from "./get-fleet-budget.ts";
 import { dayScopeWhere } from "./scope-where.ts";
 import { monthBounds, monthOf } from "../core/months.ts";
+import { HOUR_MS } from "../core/time.ts";
 
 export interface MonthSpend {
   month: string;
@@ -46,7 +47,7 @@ export async function getMonthSpend({
     month,
     totalMicros: total,
     dataFrom: agg._min.firstHour,
-    dataTo: last ? new Date(last.getTime() + 3600_000) : null,
+    dataTo: last ? new Date(last.getTime() + HOUR_MS) : null,
     now,
   });
   return {
