@@ -117,6 +117,8 @@ export async function reconcileDemo(
   const stored: StoredHost[] = await db.host.findMany({
     where: { origin: "demo" },
     select: { id: true, hostname: true, target: true, state: true, labels: true },
+    // by name: what is retired or restored is listed (and logged) in one order on either store
+    orderBy: { hostname: "asc" },
   });
   if (stored.length === 0) return null;
   const fleet = buildFleet({ seed: DEMO_SEED, hosts: opts.hosts });
