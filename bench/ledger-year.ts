@@ -26,6 +26,7 @@ import { ledgerMonthView, PLANS } from "./lib/ledger-year-queries.ts";
 import { f1, median, table, type Goal } from "./lib/stats.ts";
 
 const HEAP_CAP_MIB = 192;
+const PG_SETTINGS = { shared_buffers: "1GB", max_wal_size: "8GB" };
 const MONTH = "2026-11";
 const END = Date.UTC(2026, 11, 1); // the ledger ends with November, the month measured
 const NOW = new Date("2026-12-01T12:00:00Z");
@@ -146,7 +147,7 @@ async function reprice(db: Db, url: string) {
       db,
     ),
   );
-  // the check pass and the first day's staging, the staging, the swap with its roll-up
+  // the check pass with what is staged (per row; on SQLite the SQL's rows a day a page), then the swap
   const firstPage = pages[0] ?? 0;
   const lastPage = pages.at(-1) ?? 0;
   const parts = { firstPage, staging: lastPage - firstPage, swap: applyMs - lastPage };
@@ -158,7 +159,14 @@ async function main(gpus: number, days: number, runs: number, only: string): Pro
   console.log(
     `load average at start: ${load()} (${readFileSync("/proc/cpuinfo", "utf8").match(/^processor/gm)?.length} CPUs)`,
   );
-  const server = new ThrowawayPg(pgBin());
+  // sized for a ledger of this size, as README.md ("PostgreSQL, replicas and deployment") asks of a production server: the
+  // defaults (128 MB of buffers, a checkpoint every 1 GB of WAL) are a laptop's
+  const server = new ThrowawayPg(pgBin(), { settings: PG_SETTINGS });
+  console.log(
+    `PostgreSQL settings: ${Object.entries(PG_SETTINGS)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(", ")}`,
+  );
   const goals: Goal[] = [];
   try {
     const url = await createPgTestDb(await server.start(), "gpufleet_ledger_year");
@@ -245,9 +253,9 @@ async function repriceGoal(db: Db, url: string, goals: Goal[]): Promise<void> {
   console.log(
     `re-pricing ${MONTH}: ${rp.preview.hours.changed} of ${rp.preview.hours.total} host-hours, ` +
       `${rp.applied.rowsChanged} rows changed; preview ${s(rp.previewMs)} s, ` +
-      `apply ${s(rp.applyMs)} s (check + first day staged ${s(rp.parts.firstPage)} s, ` +
-      `staging ${s(rp.parts.staging)} s over ${rp.pages} pages, swap with its roll-up ` +
-      `${s(rp.parts.swap)} s; load ${load()})`,
+      `apply ${s(rp.applyMs)} s (the check and what is priced per row staged ` +
+      `${s(rp.parts.staging + rp.parts.firstPage)} s over ${rp.pages} page(s); the swap, ` +
+      `re-pricing the rest in place, with its roll-up ${s(rp.parts.swap)} s; load ${load()})`,
   );
   const days2 = await db.usageDay.aggregate({
     where: {
@@ -266,9 +274,9 @@ async function repriceGoal(db: Db, url: string, goals: Goal[]): Promise<void> {
       ? {}
       : {
           reason:
-            "set-based in SQL (lib/ledger/reprice-sql.ts); what is left is writing each " +
-            "changed GPU-hour row twice (staged, then swapped into UsageHour and its four " +
-            "indexes): see the parts above",
+            "set-based in SQL, written in place (lib/ledger/reprice-sql.ts): what is left " +
+            "is reading the month's host rows and splitting the changed hours' GPU rows (the " +
+            "preview and the swap each do it) and rewriting the changed rows: see the parts above",
         }),
   });
 }

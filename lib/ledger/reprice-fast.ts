@@ -5,10 +5,10 @@ import { DAY_MS } from "../core/time.ts";
 import type { Db } from "../db.ts";
 import type { PriceRow } from "../pricing/types.ts";
 import { monthGroups, priceTable, type PriceTable } from "./reprice-prices.ts";
-import { stagePage } from "./reprice-run.ts";
+import { stagePage, stageRows } from "./reprice-run.ts";
 import { CATALOGUE } from "./reprice-source.ts";
 import { dialectOf } from "./reprice-sql-ctes.ts";
-import { stageRange, tallyRange, type RangeTally } from "./reprice-sql.ts";
+import { stageRange, swapRangePg, tallyRange, type RangeTally } from "./reprice-sql.ts";
 import {
   chunks,
   hostLabels,
@@ -34,6 +34,8 @@ export interface SqlPlan {
   table: PriceTable;
   /** the changed rows of the hours on actuals (priced in Node) */
   actualChanges: RowChange[];
+  /** the SQL's part of tally.newTotal (the host rows not on actuals) */
+  sqlNewTotal: bigint;
 }
 
 /** Rows per staged batch of the per-row part (createMany). */
@@ -62,6 +64,7 @@ export async function planSql(
     }
   }
   const t = sqlTally(found);
+  const sqlNewTotal = t.tally.newTotal;
   const actualHours = found.keys.some((k) => k.actualHours > 0)
     ? await db.usageHour.findMany({
         where: {
@@ -78,7 +81,7 @@ export async function planSql(
     const mig = await tallyInNode(db, found.migHours, prices, hostOf);
     t.tally.rowsChanged += mig.tally.rowsChanged;
   }
-  return { tally: merge(t, actual), table, actualChanges: actual.changes };
+  return { tally: merge(t, actual), table, actualChanges: actual.changes, sqlNewTotal };
 }
 
 interface Part {
@@ -195,9 +198,17 @@ function merge(a: Part, b: Part): Tally {
 }
 
 /**
- * Stages `plan` under `runId`: the SQL's rows (each statement its own transaction, the run's
- * heartbeat after each), then the changed MIG hours' and the hours on actuals' rows, per row;
- * returns the rows staged.
+ * Whether the SQL's rows are written in place at the swap (swapSql) rather than staged first:
+ * on PostgreSQL, where the swap's one transaction makes the month move at once without a copy.
+ * SQLite stages a day a statement, so its one writer lock is never held long (the collector
+ * writes meanwhile) and the swap is one short UPDATE.
+ */
+export const inPlace = (db: Db): boolean => dialectOf(db) === "postgres";
+
+/**
+ * Stages `plan` under `runId`: the SQL's rows unless they are written in place (each statement
+ * its own transaction, the run's heartbeat after each), then the changed MIG hours' and the hours
+ * on actuals' rows, per row; returns the rows staged. At least one page is reported.
  */
 export async function stageSql(
   db: Db,
@@ -210,11 +221,9 @@ export async function stageSql(
   let page = 0;
   let staged = 0;
   const migHours: { hostId: string; hourStart: Date }[] = [];
-  // SQLite: a day a statement, so its one writer lock is never held long (the collector writes
-  // meanwhile); PostgreSQL: the month in one statement (rows it writes lock nothing others use)
-  const step = dialectOf(db) === "postgres" ? bounds.to.getTime() - bounds.from.getTime() : DAY_MS;
-  for (let t = bounds.from.getTime(); t < bounds.to.getTime(); t += step) {
-    const range = { from: new Date(t), to: new Date(Math.min(t + step, bounds.to.getTime())) };
+  const end = inPlace(db) ? bounds.from.getTime() : bounds.to.getTime();
+  for (let t = bounds.from.getTime(); t < end; t += DAY_MS) {
+    const range = { from: new Date(t), to: new Date(Math.min(t + DAY_MS, end)) };
     const done = await stageRange(db, runId, plan.table, range);
     staged += done.rows;
     migHours.push(...done.migHours);
@@ -227,7 +236,31 @@ export async function stageSql(
     await stagePage(db, runId, part);
     await onStagedPage?.(++page);
   }
+  if (page === 0) {
+    await heartbeat(db, runId, 0);
+    await onStagedPage?.(++page);
+  }
   return staged + perRow.length;
+}
+
+/**
+ * In the swap's transaction (PostgreSQL): writes the SQL's rows in place (swapRangePg), then
+ * stages the changed MIG hours' rows, priced per row, for the swap's UPDATE from the stage.
+ * Returns the rows written or staged and the SQL's new total on the snapshot it wrote.
+ */
+export async function swapSql(
+  tx: Db,
+  runId: string,
+  plan: SqlPlan,
+  bounds: { from: Date; to: Date },
+  prices: readonly PriceRow[],
+): Promise<{ rows: number; sqlNewTotal: bigint }> {
+  const done = await swapRangePg(tx, plan.table, bounds);
+  const mig = await tallyInNode(tx, done.migHours, prices, await hostLabels(tx));
+  for (const part of chunks(mig.changes, STAGE_ROWS)) {
+    await tx.repriceStage.createMany({ data: stageRows(runId, part) });
+  }
+  return { rows: done.rows + mig.changes.length, sqlNewTotal: done.newMicros };
 }
 
 async function heartbeat(db: Db, runId: string, rows: number): Promise<void> {

@@ -18,7 +18,9 @@ import { refreshHostDaysSql } from "./usage-days-sql.ts";
 // 3. one UPDATE … FROM statement swaps every staged value into UsageHour, in the transaction that
 //    marks the run applied and audits it. The database makes that statement atomic on SQLite and
 //    PostgreSQL alike, and it is set-based, so it holds the lock far shorter than a transaction
-//    over the whole paged read-compute-write pass would.
+//    over the whole paged read-compute-write pass would. On PostgreSQL the set-based re-pricing
+//    stages only what it prices per row: the rest is written in place by one UPDATE in that same
+//    transaction (reprice-fast.ts swapSql), which is as atomic and spares a copy of every row.
 // A run killed while staging never touched UsageHour: recoverRepriceRuns marks it abandoned once
 // it has been silent for STALE_RUN_MS, deletes what it staged and audits that.
 
@@ -69,6 +71,20 @@ export async function startRun(db: Db, start: RunStart): Promise<string> {
   return id;
 }
 
+/** RepriceStage rows for `changes` under `runId`. */
+export function stageRows(runId: string, changes: readonly RowChange[]) {
+  return changes.map(({ id, values: v }) => ({
+    runId,
+    usageHourId: id,
+    costMicros: v.costMicros,
+    idleCostMicros: v.idleCostMicros,
+    priced: v.priced,
+    currency: v.currency,
+    actualSource: v.actualSource,
+    listCostMicros: v.listCostMicros,
+  }));
+}
+
 /** Stages one page's changed rows; the run's updatedAt is its heartbeat. */
 export async function stagePage(db: Db, runId: string, changes: readonly RowChange[]) {
   const [live] = await db.$transaction([
@@ -76,18 +92,7 @@ export async function stagePage(db: Db, runId: string, changes: readonly RowChan
       where: { id: runId, state: "staging" },
       data: { stagedRows: { increment: changes.length } },
     }),
-    db.repriceStage.createMany({
-      data: changes.map(({ id, values: v }) => ({
-        runId,
-        usageHourId: id,
-        costMicros: v.costMicros,
-        idleCostMicros: v.idleCostMicros,
-        priced: v.priced,
-        currency: v.currency,
-        actualSource: v.actualSource,
-        listCostMicros: v.listCostMicros,
-      })),
-    }),
+    db.repriceStage.createMany({ data: stageRows(runId, changes) }),
   ]);
   if (live.count === 0) {
     await db.repriceStage.deleteMany({ where: { runId } });
@@ -99,14 +104,17 @@ export async function stagePage(db: Db, runId: string, changes: readonly RowChan
 
 /**
  * Swaps the staged values into the ledger, marks the run applied and writes `audit`, in one
- * transaction; refused when the run is no longer staging (abandoned).
+ * transaction; refused when the run is no longer staging (abandoned). `inPlace`, when given,
+ * writes the rows that were not staged first (PostgreSQL's set-based re-pricing), in the same
+ * transaction, and may stage more; a throw rolls everything back.
  */
 export async function swapIn(
   db: Db,
   runId: string,
-  audit: AuditInput,
+  audit: () => AuditInput,
   /** the hosts whose hours it re-prices, when the caller knows them (else every host is rolled up) */
   hostIds?: readonly string[],
+  inPlace?: (tx: Db) => Promise<void>,
 ): Promise<void> {
   await db.$transaction(
     async (tx) => {
@@ -119,6 +127,7 @@ export async function swapIn(
           "this re-pricing was abandoned before it was applied; run it again",
         );
       }
+      if (inPlace) await inPlace(tx as unknown as Db);
       await tx.$executeRaw`UPDATE "UsageHour" AS u
         SET "costMicros" = s."costMicros", "idleCostMicros" = s."idleCostMicros",
             "priced" = s."priced", "currency" = s."currency",
@@ -142,7 +151,7 @@ export async function swapIn(
       const month = monthBounds(run.month);
       if (hostIds) await refreshHostDaysSql(tx, dialectOf(db), { ...month, hostIds });
       else await refreshUsageDays(tx, month);
-      await tx.auditEvent.create({ data: auditData(audit) });
+      await tx.auditEvent.create({ data: auditData(audit()) });
     },
     { timeout: SWAP_TIMEOUT_MS, maxWait: SWAP_TIMEOUT_MS },
   );

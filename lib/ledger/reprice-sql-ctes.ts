@@ -16,8 +16,11 @@ import type { PriceTable } from "./reprice-prices.ts";
 // - an hour with MIG slices (any row with a parentKey) has its host row priced here and its rows
 //   split in Node (reprice-math.ts's weighted split): the statements return those hours instead
 //   of splitting them; an hour on actuals is counted here and priced in Node (reprice-fast.ts).
-// The same CTEs feed the tallies (reprice-sql.ts) and the staging INSERT, so what is previewed is
-// what is staged. reprice-sql.test.ts compares both with the per-row pass.
+// The same CTEs feed the tallies (reprice-sql.ts) and the writes (SQLite's staging INSERT,
+// PostgreSQL's in-place UPDATE), so what is previewed is what is written. reprice-sql.test.ts
+// compares both with the per-row pass. The MIG hours are found by their own join (not from g), so
+// that g is read once: PostgreSQL then streams it into gn without materializing 1.8 M rows and
+// sorting them again (issue 27: 17 → 14 s for the preview at 10,000 GPUs).
 
 export type Dialect = "postgres" | "sqlite";
 
@@ -116,7 +119,10 @@ g AS (
       OVER (PARTITION BY ch.hid, ch.hs) AS ismig
   FROM ch JOIN "UsageHour" AS u ON u."hourStart" = ch.hs AND u."hostId" = ch.hid
 ),
-mig AS (SELECT DISTINCT hid, hs FROM g WHERE ismig = 1),
+mig AS (
+  SELECT DISTINCT ch.hid, ch.hs FROM ch JOIN "UsageHour" AS u
+    ON u."hourStart" = ch.hs AND u."hostId" = ch.hid AND u."parentKey" IS NOT NULL
+),
 gs AS (
   SELECT g.*, CASE WHEN gk = 'host' THEN hc WHEN hc >= 0
       THEN hc / n + CASE WHEN rk <= hc % n THEN 1 ELSE 0 END

@@ -5,7 +5,7 @@ import { ctes, dialectOf, params, sized, type Dialect } from "./reprice-sql-ctes
 
 // The set-based re-pricing's statements (the SQL and its rules: reprice-sql-ctes.ts): the tally
 // of a range, host rows alone (apply's checks) or with the changed hours split again (the
-// preview's rows changed), and the staging INSERT.
+// preview's rows changed), the staging INSERT (SQLite) and the in-place UPDATE (PostgreSQL).
 
 /** A host's part of a range's tally from its host rows (hours on actuals excluded). */
 export interface KeyTally {
@@ -129,9 +129,10 @@ function readTally(rows: readonly Record<string, unknown>[]): RangeTally {
 }
 
 /**
- * Stages the new values of every row of [from, to) that the SQL re-prices and that changes (the
- * changed hours' host rows and the GPU rows that change; MIG hours excluded) into RepriceStage
- * under `runId`; returns the rows staged and the changed MIG hours (for the per-row pass).
+ * SQLite: stages the new values of every row of [from, to) that the SQL re-prices and that
+ * changes (the changed hours' host rows and the GPU rows that change; MIG hours excluded) into
+ * RepriceStage under `runId`; returns the rows staged and the changed MIG hours (for the per-row
+ * pass). PostgreSQL writes them in place instead (swapRangePg).
  */
 export async function stageRange(
   db: Db,
@@ -139,39 +140,86 @@ export async function stageRange(
   table: PriceTable,
   range: { from: Date; to: Date },
 ): Promise<{ rows: number; migHours: RangeTally["migHours"] }> {
-  const dialect = dialectOf(db);
-  const pg = dialect === "postgres";
-  const insert = `INSERT INTO "RepriceStage" ("runId", "usageHourId", "costMicros",
-  "idleCostMicros", "priced", "currency", "actualSource", "listCostMicros")
-SELECT ${pg ? "$5" : "?"}, "id", nc, ni, np, ncur, oa, ol FROM gn
-WHERE nc <> oc OR ni <> oi OR np <> op OR ncur <> ocur`;
-  const values = [...params(table, range, dialect), runId];
-  return sized(db, async (c) => {
-    if (pg) {
-      // one pass: the INSERT as a data-modifying CTE, the MIG hours and its count beside it
-      const rows = await c.$queryRawUnsafe<{ hid: string | null; hs: Date | null; n: bigint }[]>(
-        `${ctes(dialect, true)}, ins AS (${insert} RETURNING 1)
-SELECT hid, hs, 0 AS n FROM mig UNION ALL SELECT NULL, NULL, COUNT(*) FROM ins`,
-        ...values,
-      );
-      return {
-        rows: Number(rows.find((r) => r.hid === null)?.n ?? 0),
-        migHours: rows
-          .filter((r) => r.hid !== null)
-          .map((r) => ({ hostId: String(r.hid), hourStart: r.hs as Date })),
-      };
-    }
-    const staged = await c.$executeRawUnsafe(`${ctes(dialect, true)}\n${insert}`, ...values);
-    const mig = await c.$queryRawUnsafe<{ hid: string; hs: unknown }[]>(
-      `${ctes(dialect, true)}\nSELECT hid, hs FROM mig`,
-      ...values.slice(0, 4),
-    );
-    return {
-      rows: staged,
-      migHours: mig.map((r) => ({
-        hostId: r.hid,
-        hourStart: r.hs instanceof Date ? r.hs : new Date(String(r.hs)),
-      })),
-    };
-  });
+  const values = [...params(table, range, "sqlite"), runId];
+  const staged = await db.$executeRawUnsafe(
+    `${ctes("sqlite", true)}
+INSERT INTO "RepriceStage" ("runId", "usageHourId", "costMicros", "idleCostMicros", "priced",
+  "currency", "actualSource", "listCostMicros")
+SELECT ?, "id", nc, ni, np, ncur, oa, ol FROM gn
+WHERE nc <> oc OR ni <> oi OR np <> op OR ncur <> ocur`,
+    ...values,
+  );
+  const mig = await db.$queryRawUnsafe<{ hid: string; hs: unknown }[]>(
+    `${ctes("sqlite", true)}\nSELECT hid, hs FROM mig`,
+    ...values.slice(0, 4),
+  );
+  return {
+    rows: staged,
+    migHours: mig.map((r) => ({
+      hostId: r.hid,
+      hourStart: r.hs instanceof Date ? r.hs : new Date(String(r.hs)),
+    })),
+  };
+}
+
+/** What swapRangePg wrote. */
+export interface SwapTally {
+  /** UsageHour rows re-priced in place */
+  rows: number;
+  /** the range's host rows' new total (hours on actuals excluded), as the tallies count it */
+  newMicros: bigint;
+  /** changed hours with MIG slices, left to the per-row pass */
+  migHours: RangeTally["migHours"];
+}
+
+/**
+ * PostgreSQL: re-prices [from, to) in place at `table`'s prices, in the caller's transaction and
+ * in one statement: the rows that change (MIG hours excluded) and their holders' shares (as
+ * reprice-run.ts's swap writes them from the stage), without staging a copy first (issue 27: the
+ * copy was 40 % of a month's re-pricing at 10,000 GPUs). The statement also returns the host
+ * rows' new total on the snapshot it wrote, for the caller to check against the preview's.
+ */
+export async function swapRangePg(
+  tx: Db,
+  table: PriceTable,
+  range: { from: Date; to: Date },
+): Promise<SwapTally> {
+  await tx.$executeRawUnsafe(`SET LOCAL work_mem = '256MB'`);
+  await tx.$executeRawUnsafe(`SET LOCAL jit = off`);
+  const rows = await tx.$queryRawUnsafe<
+    { kind: string; hid: string | null; hs: Date | null; n: bigint; total: bigint }[]
+  >(
+    `${ctes("postgres", true)},
+tot AS (SELECT ${sum(`CASE WHEN ${OK} THEN nc ELSE 0 END`)} AS total FROM hh),
+up AS (
+  UPDATE "UsageHour" AS t
+  SET "costMicros" = gn.nc, "idleCostMicros" = gn.ni, "priced" = gn.np, "currency" = gn.ncur
+  FROM gn WHERE t."id" = gn."id" AND (gn.nc <> gn.oc OR gn.ni <> gn.oi OR gn.np <> gn.op
+    OR gn.ncur <> gn.ocur)
+  RETURNING t."hostId", t."hourStart", t."gpuKey", t."costMicros", t."idleCostMicros",
+    t."idleSeconds"
+),
+hu AS (
+  UPDATE "UsageHourHolder" AS h
+  SET "costMicros" = (up."costMicros" * h."sharePpm") / 1000000,
+    "idleCostMicros" = CASE WHEN up."idleSeconds" > 0
+      THEN (up."idleCostMicros" * h."idleSeconds") / up."idleSeconds" ELSE 0 END
+  FROM up WHERE h."hostId" = up."hostId" AND h."hourStart" = up."hourStart"
+    AND h."gpuKey" = up."gpuKey"
+  RETURNING 1
+)
+SELECT 't' AS kind, NULL AS hid, NULL::timestamp AS hs, (SELECT COUNT(*) FROM up) AS n,
+  (SELECT total FROM tot) AS total
+UNION ALL SELECT 'm', hid, hs, 0, 0 FROM mig`,
+    ...params(table, range, "postgres"),
+  );
+  // (hu runs though nothing reads it: PostgreSQL runs every data-modifying CTE to completion)
+  const t = rows.find((r) => r.kind === "t");
+  return {
+    rows: Number(t?.n ?? 0),
+    newMicros: BigInt(t?.total ?? 0),
+    migHours: rows
+      .filter((r) => r.kind === "m")
+      .map((r) => ({ hostId: String(r.hid), hourStart: r.hs as Date })),
+  };
 }

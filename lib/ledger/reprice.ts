@@ -7,7 +7,7 @@ import { loadPriceRows } from "../pricing/catalogue-db.ts";
 import { microsSchema } from "../zod/schemas/common.ts";
 import { monthSchema } from "../zod/schemas/month.ts";
 import type { RepriceHostDto, RepriceResultDto } from "../zod/schemas/reprice.ts";
-import { planSql, stageSql } from "./reprice-fast.ts";
+import { inPlace, planSql, stageSql, swapSql } from "./reprice-fast.ts";
 import { byUuid } from "./reprice-math.ts";
 import {
   abandonRun,
@@ -206,8 +206,9 @@ export async function applyReprice(
     let page = 0;
     if (plan) {
       const staged = await stageSql(db, runId, plan, bounds, prices, opts.onStagedPage);
-      // the month's totals again, after staging, as the per-row pass re-tallies while it stages
-      done = (await planSql(db, bounds, prices, false)).tally;
+      // the month's totals again, after staging, as the per-row pass re-tallies while it stages;
+      // written in place, the swap's own statement checks them on what it writes
+      done = inPlace(db) ? plan.tally : (await planSql(db, bounds, prices, false)).tally;
       done.rowsChanged = staged;
     } else {
       done = await scanMonth(db, bounds, prices, {
@@ -226,10 +227,19 @@ export async function applyReprice(
     await abandonRun(db, runId, opts.by, `failed while staging: ${reason}`).catch(() => false);
     throw e;
   }
+  const writeInPlace =
+    plan && inPlace(db)
+      ? async (tx: Db) => {
+          const w = await swapSql(tx, runId, plan, bounds, prices);
+          const got = done.newTotal - plan.sqlNewTotal + w.sqlNewTotal;
+          if (got !== expected) throw stale(opts.month, got, expected);
+          done.rowsChanged += w.rows;
+        }
+      : undefined;
   await swapIn(
     db,
     runId,
-    {
+    () => ({
       actor: opts.by,
       action: bounds.closed ? "pricing.reprice.reopen" : "pricing.reprice",
       target: opts.month,
@@ -246,7 +256,7 @@ export async function applyReprice(
           : {}),
       },
       ip: opts.ip ?? null,
-    },
+    }),
     plan
       ? [
           ...new Set(
@@ -254,7 +264,13 @@ export async function applyReprice(
           ),
         ]
       : undefined,
-  );
+    writeInPlace,
+  ).catch(async (e: unknown) => {
+    // refused or failed in the swap: nothing was written; the run ends now, not when it is stale
+    const reason = e instanceof Error ? e.message : String(e);
+    await abandonRun(db, runId, opts.by, `failed while applying: ${reason}`).catch(() => false);
+    throw e;
+  });
   return toResult(db, opts.month, source, done, {
     closed: bounds.closed,
     applied: true,

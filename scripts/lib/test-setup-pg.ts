@@ -98,8 +98,11 @@ export class ThrowawayPg {
 
   constructor(
     private readonly binDir: string,
-    /** durable: fsync and synchronous commits on, as a production server has them (benchmarks) */
-    private readonly opts: { durable?: boolean } = {},
+    /**
+     * durable: fsync and synchronous commits on, as a production server has them (benchmarks);
+     * settings: server settings (`-c name=value`), e.g. a benchmark's memory and WAL sizing
+     */
+    private readonly opts: { durable?: boolean; settings?: Record<string, string> } = {},
   ) {}
 
   /** Starts the cluster; returns the URL for GPUFLEET_TEST_PG_URL. */
@@ -168,7 +171,8 @@ export class ThrowawayPg {
         this.opts.durable
           ? []
           : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-      );
+      )
+      .concat(Object.entries(this.opts.settings ?? {}).flatMap(([k, v]) => ["-c", `${k}=${v}`]));
     const postgres = join(this.binDir, "postgres");
     // --pdeathsig: the server shuts down even when npm test is killed outright (SIGKILL)
     const [cmd, argv] = existsSync(SETPRIV)
