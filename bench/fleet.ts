@@ -185,6 +185,15 @@ function failed(gpus: number, mode: Mode): Row {
 function goals10k(r: Row): Section["goals"] {
   const ready = median(r.readyMs);
   const kb = r.gzipBytes / 1000;
+  if (r.api.n === 0) {
+    // the run did not get as far as measuring: say why, not a reason for a figure it never had
+    const why = r.note ?? "the run stopped before measuring";
+    return [
+      "fleet API p95 < 50 ms at 10,000 GPUs (prometheus mode)",
+      "fleet API first response < 200 KB gzip at 10,000 GPUs",
+      "fleet page ready < 1.0 s at 10,000 GPUs (prometheus mode)",
+    ].map((goal) => ({ goal, figure: "–", met: null, reason: why }));
+  }
   return [
     {
       goal: "fleet API p95 < 50 ms at 10,000 GPUs (prometheus mode)",

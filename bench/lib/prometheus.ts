@@ -48,7 +48,9 @@ export async function promValue(url: string, query: string): Promise<number> {
 }
 
 /** Waits until Prometheus has scraped `targets` targets successfully. */
-export async function waitScraped(p: Prom, targets: number, timeoutMs = 120_000): Promise<void> {
+// 1,250 targets took under 2 minutes on the Intel machine of the earlier runs and more than that
+// on a slower one (2026-12-02, 2 AMD EPYC cores): the wait is generous, it bounds only a hang
+export async function waitScraped(p: Prom, targets: number, timeoutMs = 300_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if ((await promValue(p.url, 'count(up{job="gpufleet"} == 1)')) >= targets) return;
