@@ -71,6 +71,19 @@ export async function startRun(db: Db, start: RunStart): Promise<string> {
   return id;
 }
 
+/**
+ * The SET of a holder row (alias h) from its re-priced GPU-hour (alias u): the holders' shares of
+ * each re-priced GPU-hour follow its new cost, by the weights they were split by (sharePpm; idle by
+ * idle seconds), rounded down, so a GPU-hour's holders never add up to more than its cost and the
+ * by-holder table's "not held" row stays the rest. Staged swaps and in-place writes share it.
+ */
+export const HOLDER_SHARES = `"costMicros" = (u."costMicros" * h."sharePpm") / 1000000,
+  "idleCostMicros" = CASE WHEN u."idleSeconds" > 0
+    THEN (u."idleCostMicros" * h."idleSeconds") / u."idleSeconds" ELSE 0 END`;
+/** Which holder rows (h) belong to GPU-hour u. */
+export const HOLDER_OF_U = `h."hostId" = u."hostId" AND h."hourStart" = u."hourStart"
+  AND h."gpuKey" = u."gpuKey"`;
+
 /** RepriceStage rows for `changes` under `runId`. */
 export function stageRows(runId: string, changes: readonly RowChange[]) {
   return changes.map(({ id, values: v }) => ({
@@ -134,16 +147,13 @@ export async function swapIn(
             "actualSource" = s."actualSource", "listCostMicros" = s."listCostMicros"
         FROM "RepriceStage" AS s
         WHERE s."runId" = ${runId} AND u."id" = s."usageHourId"`;
-      // The holders' shares of each re-priced GPU-hour follow its new cost, by the weights they
-      // were split by (sharePpm; idle by idle seconds), rounded down, so a GPU-hour's holders never
-      // add up to more than its cost and the by-holder table's "not held" row stays the rest.
-      await tx.$executeRaw`UPDATE "UsageHourHolder" AS h
-        SET "costMicros" = (u."costMicros" * h."sharePpm") / 1000000,
-            "idleCostMicros" = CASE WHEN u."idleSeconds" > 0
-              THEN (u."idleCostMicros" * h."idleSeconds") / u."idleSeconds" ELSE 0 END
+      // the holders of each staged GPU-hour follow its new cost (HOLDER_SHARES)
+      await tx.$executeRawUnsafe(
+        `UPDATE "UsageHourHolder" AS h SET ${HOLDER_SHARES}
         FROM "RepriceStage" AS s JOIN "UsageHour" AS u ON u."id" = s."usageHourId"
-        WHERE s."runId" = ${runId} AND h."hostId" = u."hostId"
-          AND h."hourStart" = u."hourStart" AND h."gpuKey" = u."gpuKey"`;
+        WHERE s."runId" = ${dialectOf(db) === "postgres" ? "$1" : "?"} AND ${HOLDER_OF_U}`,
+        runId,
+      );
       await tx.repriceStage.deleteMany({ where: { runId } });
       // the month's day roll-up follows the swapped costs in the same transaction (issue 27): of
       // the hosts it re-prices when the caller names them, else of every host

@@ -140,6 +140,12 @@ gn AS (
 )`;
 }
 
+/** PostgreSQL: the rest of transaction `tx` may sort a month in memory and skips JIT (see sized). */
+export async function sizeTx(tx: Pick<Db, "$executeRawUnsafe">): Promise<void> {
+  await tx.$executeRawUnsafe(`SET LOCAL work_mem = '256MB'`);
+  await tx.$executeRawUnsafe(`SET LOCAL jit = off`);
+}
+
 /** Long enough for a month of a large fleet in one statement. */
 const STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
@@ -152,8 +158,7 @@ export async function sized<T>(db: Db, f: (c: Db) => Promise<T>): Promise<T> {
   if (dialectOf(db) !== "postgres") return f(db);
   return db.$transaction(
     async (tx) => {
-      await tx.$executeRawUnsafe(`SET LOCAL work_mem = '256MB'`);
-      await tx.$executeRawUnsafe(`SET LOCAL jit = off`);
+      await sizeTx(tx as unknown as Db);
       return f(tx as unknown as Db);
     },
     { timeout: STATEMENT_TIMEOUT_MS, maxWait: STATEMENT_TIMEOUT_MS },

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "../db.ts";
 import type { PriceTable } from "./reprice-prices.ts";
-import { ctes, dialectOf, params, sized, type Dialect } from "./reprice-sql-ctes.ts";
+import { HOLDER_OF_U, HOLDER_SHARES } from "./reprice-run.ts";
+import { ctes, dialectOf, params, sized, sizeTx, type Dialect } from "./reprice-sql-ctes.ts";
 
 // The set-based re-pricing's statements (the SQL and its rules: reprice-sql-ctes.ts): the tally
 // of a range, host rows alone (apply's checks) or with the changed hours split again (the
@@ -184,8 +185,7 @@ export async function swapRangePg(
   table: PriceTable,
   range: { from: Date; to: Date },
 ): Promise<SwapTally> {
-  await tx.$executeRawUnsafe(`SET LOCAL work_mem = '256MB'`);
-  await tx.$executeRawUnsafe(`SET LOCAL jit = off`);
+  await sizeTx(tx);
   const rows = await tx.$queryRawUnsafe<
     { kind: string; hid: string | null; hs: Date | null; n: bigint; total: bigint }[]
   >(
@@ -200,12 +200,7 @@ up AS (
     t."idleSeconds"
 ),
 hu AS (
-  UPDATE "UsageHourHolder" AS h
-  SET "costMicros" = (up."costMicros" * h."sharePpm") / 1000000,
-    "idleCostMicros" = CASE WHEN up."idleSeconds" > 0
-      THEN (up."idleCostMicros" * h."idleSeconds") / up."idleSeconds" ELSE 0 END
-  FROM up WHERE h."hostId" = up."hostId" AND h."hourStart" = up."hourStart"
-    AND h."gpuKey" = up."gpuKey"
+  UPDATE "UsageHourHolder" AS h SET ${HOLDER_SHARES} FROM up AS u WHERE ${HOLDER_OF_U}
   RETURNING 1
 )
 SELECT 't' AS kind, NULL AS hid, NULL::timestamp AS hs, (SELECT COUNT(*) FROM up) AS n,
