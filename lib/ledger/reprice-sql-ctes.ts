@@ -18,9 +18,13 @@ import type { PriceTable } from "./reprice-prices.ts";
 //   of splitting them; an hour on actuals is counted here and priced in Node (reprice-fast.ts).
 // The same CTEs feed the tallies (reprice-sql.ts) and the writes (SQLite's staging INSERT,
 // PostgreSQL's in-place UPDATE), so what is previewed is what is written. reprice-sql.test.ts
-// compares both with the per-row pass. The MIG hours are found by their own join (not from g), so
-// that g is read once: PostgreSQL then streams it into gn without materializing 1.8 M rows and
-// sorting them again (issue 27: 17 → 14 s for the preview at 10,000 GPUs).
+// compares both with the per-row pass. How the split is kept cheap at 10,000 GPUs (issue 27; the
+// preview's statement 17 → 14 → 10 s on a 31-day ledger, the in-place write's 30 → 23 s):
+// - the MIG hours come from the month's one scan (with detail it keeps the slices' rows too, few)
+//   and are left out of ch before the join, not found by a second join nor by a window over g;
+// - ch is joined in (host, hour) order, so PostgreSQL sorts each hour's rows apart (incremental
+//   sort) instead of all 1.8 M together, and g streams into gn without being materialized;
+// - the rank and the count share one window (one pass over the rows instead of two).
 
 export type Dialect = "postgres" | "sqlite";
 
@@ -87,9 +91,14 @@ export function ctes(dialect: Dialect, detail: boolean): string {
     ? `SELECT k, f::timestamp AS f, e::timestamp AS e, ok, c, cur FROM jsonb_to_recordset(${ph(2)}::jsonb) AS x(k int, f text, e text, ok boolean, c bigint, cur text)`
     : `SELECT ${j("k")} AS k, ${j("f")} AS f, ${j("e")} AS e, ${j("ok")} AS ok, ${j("c")} AS c, ${j("cur")} AS cur FROM json_each(${ph(2)})`;
   const byUuid = pg ? `u."gpuKey" COLLATE "C"` : `u."gpuKey"`;
+  // with detail, the scan also keeps the MIG slices' rows (few), to find the MIG hours among the
+  // changed ones without reading every changed hour's rows a second time (issue 27: 2 s a month)
+  const rows = detail
+    ? `(u."gpuKey" = 'host' OR u."parentKey" IS NOT NULL)`
+    : `u."gpuKey" = 'host'`;
   const base = `WITH hg AS (${hg}), pp AS (${pp}),
 hh AS (
-  SELECT u."id", u."hostId" AS hid, u."hourStart" AS hs, u."instanceType" AS it,
+  SELECT u."id", u."gpuKey" AS gk, u."hostId" AS hid, u."hourStart" AS hs, u."instanceType" AS it,
     u."pricingModel" AS pm, u."upSeconds" AS up, u."costMicros" AS oc, u."priced" AS op,
     u."currency" AS ocur, u."actualSource" AS oa, u."listCostMicros" AS ol, pp.k AS pk,
     CASE WHEN pp.ok THEN ${mdr("pp.c", `u."upSeconds"`, "3600")} ELSE 0 END AS nc,
@@ -99,35 +108,38 @@ hh AS (
   LEFT JOIN hg ON hg.h = u."hostId" AND hg.p = u."provider" AND hg.t = u."instanceType"
     AND hg.r = u."region" AND hg.m = u."pricingModel"
   LEFT JOIN pp ON pp.k = hg.k AND u."hourStart" >= pp.f AND u."hourStart" < pp.e
-  WHERE u."hourStart" >= ${ts(3)} AND u."hourStart" < ${ts(4)} AND u."gpuKey" = 'host'
+  WHERE u."hourStart" >= ${ts(3)} AND u."hourStart" < ${ts(4)} AND ${rows}
 )`;
   if (!detail) return base;
   return `${base},
-ch AS (
-  SELECT * FROM hh WHERE oa IS NULL AND pk IS NOT NULL
+cm AS (
+  SELECT * FROM hh WHERE gk = 'host' AND oa IS NULL AND pk IS NOT NULL
     AND (nc <> oc OR np <> op OR ncur <> ocur)
+),
+mig AS (
+  SELECT DISTINCT c.hid, c.hs FROM cm AS c JOIN hh AS s ON s.hs = c.hs AND s.hid = c.hid
+  WHERE s.gk <> 'host'
+),
+ch AS (
+  SELECT * FROM cm WHERE NOT EXISTS (SELECT 1 FROM mig WHERE mig.hid = cm.hid AND mig.hs = cm.hs)
 ),
 g AS (
   SELECT u."id", u."gpuKey" AS gk, ch.hid, ch.hs, ch.it, ch.pm, ch.up, ch.nc AS hc, ch.np,
-    ch.ncur, u."parentKey" AS par, u."idleSeconds" AS idle, u."costMicros" AS oc,
+    ch.ncur, u."idleSeconds" AS idle, u."costMicros" AS oc,
     u."idleCostMicros" AS oi, u."priced" AS op, u."currency" AS ocur,
     u."actualSource" AS oa, u."listCostMicros" AS ol,
-    row_number() OVER (PARTITION BY ch.hid, ch.hs
-      ORDER BY CASE WHEN u."gpuKey" = 'host' THEN 1 ELSE 0 END, ${byUuid}) AS rk,
-    count(*) OVER (PARTITION BY ch.hid, ch.hs) - 1 AS n,
-    MAX(CASE WHEN u."parentKey" IS NULL THEN 0 ELSE 1 END)
-      OVER (PARTITION BY ch.hid, ch.hs) AS ismig
-  FROM ch JOIN "UsageHour" AS u ON u."hourStart" = ch.hs AND u."hostId" = ch.hid
-),
-mig AS (
-  SELECT DISTINCT ch.hid, ch.hs FROM ch JOIN "UsageHour" AS u
-    ON u."hourStart" = ch.hs AND u."hostId" = ch.hid AND u."parentKey" IS NOT NULL
+    row_number() OVER w AS rk, count(*) OVER w - 1 AS n
+  FROM (SELECT * FROM ch ORDER BY hid, hs) AS ch
+  JOIN "UsageHour" AS u ON u."hourStart" = ch.hs AND u."hostId" = ch.hid
+  WINDOW w AS (PARTITION BY ch.hid, ch.hs
+    ORDER BY CASE WHEN u."gpuKey" = 'host' THEN 1 ELSE 0 END, ${byUuid}
+    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 ),
 gs AS (
   SELECT g.*, CASE WHEN gk = 'host' THEN hc WHEN hc >= 0
       THEN hc / n + CASE WHEN rk <= hc % n THEN 1 ELSE 0 END
       ELSE -((-hc) / n + CASE WHEN rk <= (-hc) % n THEN 1 ELSE 0 END) END AS nc
-  FROM g WHERE ismig = 0
+  FROM g
 ),
 gi AS (
   SELECT gs.*, CASE WHEN gk = 'host' OR up = 0 THEN 0 ELSE ${mdr("nc", "idle", "up")} END AS gidle

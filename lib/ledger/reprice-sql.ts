@@ -53,7 +53,7 @@ const KEYS = `k AS (
     MAX(CASE WHEN ${OK} AND np THEN ncur END) AS cur,
     ${sum(`CASE WHEN oa IS NOT NULL THEN 1 ELSE 0 END`)} AS actual,
     ${sum(`CASE WHEN oa IS NULL AND pk IS NULL THEN 1 ELSE 0 END`)} AS missing
-  FROM hh GROUP BY hid, it, pm
+  FROM hh WHERE gk = 'host' GROUP BY hid, it, pm
 )`;
 const KEY_COLUMNS = `k.hid, k.it, k.pm, k.first_priced AS hs, k.hours, k.old, k.new, k.actual,
   k.missing, k.changed, k.unpriced, k.newly_priced, k.newly_unpriced`;
@@ -190,7 +190,7 @@ export async function swapRangePg(
     { kind: string; hid: string | null; hs: Date | null; n: bigint; total: bigint }[]
   >(
     `${ctes("postgres", true)},
-tot AS (SELECT ${sum(`CASE WHEN ${OK} THEN nc ELSE 0 END`)} AS total FROM hh),
+tot AS (SELECT ${sum(`CASE WHEN ${OK} THEN nc ELSE 0 END`)} AS total FROM hh WHERE gk = 'host'),
 up AS (
   UPDATE "UsageHour" AS t
   SET "costMicros" = gn.nc, "idleCostMicros" = gn.ni, "priced" = gn.np, "currency" = gn.ncur
