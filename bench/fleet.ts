@@ -181,6 +181,12 @@ function failed(gpus: number, mode: Mode): Row {
   };
 }
 
+const GOALS_10K = {
+  p95: "fleet API p95 < 50 ms at 10,000 GPUs (prometheus mode)",
+  size: "fleet API first response < 200 KB gzip at 10,000 GPUs",
+  ready: "fleet page ready < 1.0 s at 10,000 GPUs (prometheus mode)",
+};
+
 /** The issue's goals at 10,000 GPUs in Prometheus mode, each with what limits it when missed. */
 function goals10k(r: Row): Section["goals"] {
   const ready = median(r.readyMs);
@@ -188,15 +194,11 @@ function goals10k(r: Row): Section["goals"] {
   if (r.api.n === 0) {
     // the run did not get as far as measuring: say why, not a reason for a figure it never had
     const why = r.note ?? "the run stopped before measuring";
-    return [
-      "fleet API p95 < 50 ms at 10,000 GPUs (prometheus mode)",
-      "fleet API first response < 200 KB gzip at 10,000 GPUs",
-      "fleet page ready < 1.0 s at 10,000 GPUs (prometheus mode)",
-    ].map((goal) => ({ goal, figure: "–", met: null, reason: why }));
+    return Object.values(GOALS_10K).map((goal) => ({ goal, figure: "–", met: null, reason: why }));
   }
   return [
     {
-      goal: "fleet API p95 < 50 ms at 10,000 GPUs (prometheus mode)",
+      goal: GOALS_10K.p95,
       figure: `${f0(r.api.p95)} ms (p50 ${f1(r.api.p50)})`,
       met: r.api.p95 < 50,
       reason:
@@ -205,13 +207,13 @@ function goals10k(r: Row): Section["goals"] {
           : "every request is slow: the serving process is starved of CPU (shared cores)",
     },
     {
-      goal: "fleet API first response < 200 KB gzip at 10,000 GPUs",
+      goal: GOALS_10K.size,
       figure: `${f1(kb)} KB`,
       met: kb < 200,
       reason: "the summary grew: groups or the problem-list preview",
     },
     {
-      goal: "fleet page ready < 1.0 s at 10,000 GPUs (prometheus mode)",
+      goal: GOALS_10K.ready,
       figure: `${f0(ready)} ms median, ${f0(Math.max(...r.readyMs))} ms max`,
       met: Number.isFinite(ready) ? ready < 1000 : null,
       reason: Number.isFinite(ready)

@@ -5,7 +5,7 @@ import { auditData, type AuditInput } from "../auth/audit.ts";
 import type { Db } from "../db.ts";
 import { monthBounds } from "../core/months.ts";
 import { chunks, ID_CHUNK, type RowChange } from "./reprice-store.ts";
-import { dialectOf } from "./reprice-sql-ctes.ts";
+import { dialectOf, placeholder } from "./reprice-sql-ctes.ts";
 import { refreshUsageDays } from "./usage-days.ts";
 import { refreshHostDaysSql } from "./usage-days-sql.ts";
 
@@ -151,7 +151,7 @@ export async function swapIn(
       await tx.$executeRawUnsafe(
         `UPDATE "UsageHourHolder" AS h SET ${HOLDER_SHARES}
         FROM "RepriceStage" AS s JOIN "UsageHour" AS u ON u."id" = s."usageHourId"
-        WHERE s."runId" = ${dialectOf(db) === "postgres" ? "$1" : "?"} AND ${HOLDER_OF_U}`,
+        WHERE s."runId" = ${placeholder(dialectOf(db), 1)} AND ${HOLDER_OF_U}`,
         runId,
       );
       await tx.repriceStage.deleteMany({ where: { runId } });

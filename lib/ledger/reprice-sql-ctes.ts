@@ -38,8 +38,13 @@ const mdr = (a: string, b: string, c: string) =>
   `(CASE WHEN (${a}) * (${b}) >= 0 THEN (2 * (${a}) * (${b}) + (${c})) / (2 * (${c}))` +
   ` ELSE -((2 * -((${a}) * (${b})) + (${c})) / (2 * (${c}))) END)`;
 
+/** The n-th (1-based) bind parameter of a raw statement in `dialect`. */
+export function placeholder(dialect: Dialect, n: number): string {
+  return dialect === "postgres" ? `$${n}` : "?";
+}
+
 /** A date as the dialect stores it (Prisma's SQLite adapter: ISO text with "+00:00"). */
-function stamp(d: Date, dialect: Dialect): string {
+export function stamp(d: Date, dialect: Dialect): string {
   const iso = d.toISOString();
   return dialect === "sqlite" ? iso.replace("Z", "+00:00") : iso;
 }
@@ -78,10 +83,12 @@ export function params(table: PriceTable, range: { from: Date; to: Date }, diale
 /**
  * The CTEs every statement starts with: the price table and the range's host rows at their new
  * price (hh); with `detail`, the changed hours' rows split again (gn) and the MIG hours among them.
+ * With `detail`, hh also holds the month's MIG slice rows (gk <> 'host'), so what reads hh for
+ * host rows says gk = 'host'.
  */
 export function ctes(dialect: Dialect, detail: boolean): string {
   const pg = dialect === "postgres";
-  const ph = (n: number) => (pg ? `$${n}` : "?");
+  const ph = (n: number) => placeholder(dialect, n);
   const ts = (n: number) => (pg ? `${ph(n)}::timestamp` : ph(n));
   const j = (f: string) => `json_extract(value, '$.${f}')`;
   const hg = pg

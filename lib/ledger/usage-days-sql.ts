@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "../db.ts";
 import { DAY_MS } from "../core/time.ts";
 import { dayOf } from "./usage-days.ts";
-import type { Dialect } from "./reprice-sql-ctes.ts";
+import { placeholder, stamp as stampOf, type Dialect } from "./reprice-sql-ctes.ts";
 
 // The day roll-up (usage-days.ts) of some hosts recomputed in two statements, for the re-pricing
 // swap of a large fleet's month (issue 27): through the client it read the month a day and a
@@ -27,8 +27,8 @@ export async function refreshHostDaysSql(
 ): Promise<void> {
   if (range.hostIds.length === 0) return;
   const pg = dialect === "postgres";
-  const ph = (n: number) => (pg ? `$${n}` : "?");
-  const stamp = (d: Date) => (pg ? d.toISOString() : d.toISOString().replace("Z", "+00:00"));
+  const ph = (n: number) => placeholder(dialect, n);
+  const stamp = (d: Date) => stampOf(d, dialect);
   const ts = (n: number) => (pg ? `${ph(n)}::timestamp` : ph(n));
   const ids = (n: number) =>
     pg
